@@ -22,6 +22,7 @@ from .laws import (
     impact_force_gradient,
     lankarani_nikravesh_force,
     separation_ratio_exact,
+    separation_ratio_of_factor,
     sphere_contact_stiffness,
 )
 from .newmark import newmark_newton
@@ -62,6 +63,7 @@ __all__ = [
     "precise_integration",
     "reference_solution",
     "separation_ratio_exact",
+    "separation_ratio_of_factor",
     "sphere_contact_stiffness",
     "two_sphere_impact",
 ]

@@ -47,6 +47,7 @@ __all__ = [
     "damped_power_law_gradient",
     "sphere_contact_stiffness",
     "separation_ratio_exact",
+    "separation_ratio_of_factor",
 ]
 
 HERTZ_EXPONENT = 1.5
@@ -221,23 +222,30 @@ def sphere_contact_stiffness(
 
 
 def separation_ratio_exact(law: ImpactLaw | str, c_e: float) -> float:
-    """Exact ratio of separation to approach speed [-] of a free impact under ``law``.
+    """Exact ratio of separation to approach speed [-] of a free impact under ``law`` with restitution
+    ``c_e``: :func:`separation_ratio_of_factor` of :func:`damping_factor`."""
+    return separation_ratio_of_factor(damping_factor(law, c_e))
 
-    For m δ̈ = −K δ^n (1 + χ δ̇) with χ = D/δ̇⁻, writing δ̈ = δ̇ dδ̇/dδ gives
+
+def separation_ratio_of_factor(d: float) -> float:
+    """Exact ratio of separation to approach speed [-] for F = K δ^n (1 + d δ̇/δ̇⁻), d ≥ 0 [-].
+
+    For m δ̈ = −K δ^n (1 + χ δ̇) with χ = d/δ̇⁻, writing δ̈ = δ̇ dδ̇/dδ gives
     m δ̇ dδ̇ / (1 + χ δ̇) = −K δ^n dδ. Integrating compression (δ̇⁻ → 0) and restitution (0 → −δ̇⁺) up to
-    the same δ_max and equating, with a = D and b = χ δ̇⁺ = D δ̇⁺/δ̇⁻:
+    the same δ_max and equating, with a = d and b = χ δ̇⁺ = d δ̇⁺/δ̇⁻:
 
         a − ln(1 + a) = −b − ln(1 − b),       δ̇⁺/δ̇⁻ = b / a.
 
     The ratio is independent of m, K, n and δ̇⁻, and the force never needs clipping (b < 1). This is
-    the known restitution behaviour of the family (e.g. Gonthier et al. 2004); it is the yardstick
-    for the numerically integrated two-sphere impact of 003 §2.2.
+    the known restitution behaviour of the family (cf. Gonthier et al. 2004); it is the yardstick for
+    the numerically integrated two-sphere impact of 003 §2.2.
     """
-    a = damping_factor(law, c_e)
-    if a == 0.0:
+    if not d >= 0.0:
+        raise ValueError(f"d (damping factor) must be >= 0, got {d!r}")
+    if d == 0.0:
         return 1.0
-    target = a - math.log1p(a)
-    # g(b) = −b − ln(1 − b) is increasing on (0, 1) from 0 to ∞: bisection is safe and exact enough.
+    target = d - math.log1p(d)
+    # g(b) = −b − ln(1 − b) increases on (0, 1) from 0 to ∞: bisection to machine precision.
     lo, hi = 0.0, 1.0
     for _ in range(200):
         mid = 0.5 * (lo + hi)
@@ -245,4 +253,4 @@ def separation_ratio_exact(law: ImpactLaw | str, c_e: float) -> float:
             lo = mid
         else:
             hi = mid
-    return 0.5 * (lo + hi) / a
+    return 0.5 * (lo + hi) / d
