@@ -1,0 +1,26 @@
+"""Equation of motion of the rocking block between impacts (000 Eq. 22 and 25; spec §7).
+
+θ̈ = −p² [sin(α s − θ) + (ü_g/g) cos(α s − θ)], s = sgn θ the side (pivot corner) the block is on;
+linearised (slender blocks, 000 §3): θ̈ = −p² [(α s − θ) + ü_g/g].
+Works elementwise on floats or NumPy arrays (one entry per record in the batched solver).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+Scalar = float | np.ndarray
+
+
+def angular_acceleration(
+    theta: Scalar, side: Scalar, accel: Scalar, *, p: float, alpha: float, g: float, linear: bool
+) -> Scalar:
+    """Rocking angular acceleration θ̈ [rad/s²].
+
+    theta: rocking angle [rad]; side: +1 or −1, the pivot corner (sgn θ, fixed between impacts);
+    accel: horizontal base acceleration ü_g [m/s²]; p [rad/s], alpha [rad], g [m/s²].
+    """
+    phi = side * alpha - theta
+    if linear:
+        return -p * p * (phi + accel / g)  # 000 §3, linearised for α < 15°
+    return -p * p * (np.sin(phi) + accel / g * np.cos(phi))  # 000 Eq. 22
