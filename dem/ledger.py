@@ -1,0 +1,49 @@
+"""Energy ledger (spec §4; 004 §4.2, Eq. 38 with the boundary work added).
+
+Work terms accumulate step by step inside the kernels; state terms are evaluated at the record time.
+Balance, measured from the initial state:  E_body + E_boundary = ΔE_kinetic + E_strain + E_damping + E_friction.
+
+Timing. Forces are known at t_n, velocities at t_{n±½}. The kinetic energy reported at t_n is the mean of
+K(t_{n−½}) and K(t_{n+½}); each work term reported at t_n adds only half of step n's increment
+(trapezoidal). With these choices the translational part of the balance holds to round-off, and what
+remains measures the contact law's own consistency (strain evaluated at t_n against work along the
+centred path), the rotation solve's convergence, and the O(Δt²) error of the scheme.
+
+Layout of the device array ``ledger`` (real, length LEDGER_SIZE):
+    [0:4)   cumulative body, boundary, damping, friction work through the last completed step [J]
+    [4:8)   the last step's increments [J]
+    [8:12)  the current step's increments (accumulated by the kernels) [J]
+    12      strain energy at t_n [J]
+    13      kinetic energy at t_n (record steps) [J]
+    14      contacts at t_n
+    15      largest overlap ÷ radius since the last record
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+BODY, BOUNDARY, DAMPING, FRICTION = range(4)
+LAST = 4
+STEP = 8
+STRAIN = 12
+KINETIC = 13
+CONTACTS = 14
+MAX_OVERLAP = 15
+LEDGER_SIZE = 16
+
+ENERGY_COLUMNS = ("E_body", "E_boundary", "E_kinetic", "E_strain", "E_damping", "E_friction")
+
+
+def balance_error(e: dict[str, np.ndarray], kinetic0: float) -> np.ndarray:
+    """Relative balance error per record.
+
+    residual = E_body + E_boundary − (E_kinetic − E_kinetic(0)) − E_strain − E_damping − E_friction, divided
+    by the energy in play so far: the running maximum of |E_body| + |E_boundary| + E_kinetic + E_strain
+    (at least E_kinetic(0) and 1e-12 J), so a run that starts with kinetic energy and one that starts
+    with potential energy are judged alike.
+    """
+    res = e["E_body"] + e["E_boundary"] - (e["E_kinetic"] - kinetic0) - e["E_strain"] - e["E_damping"] - e["E_friction"]
+    scale = np.abs(e["E_body"]) + np.abs(e["E_boundary"]) + e["E_kinetic"] + e["E_strain"]
+    scale = np.maximum.accumulate(np.maximum(scale, max(kinetic0, 1e-12)))
+    return res / scale

@@ -1,0 +1,84 @@
+"""Taichi runtime selection: backend (CPU/GPU) and floating-point precision.
+
+``ti.init`` happens here, once, when a user script or the command line calls :func:`init`; importing
+``dem`` never initialises Taichi. Every device array is allocated with :func:`real`, so the precision
+chosen at init (f64 by default) is the precision of the whole engine.
+"""
+
+from __future__ import annotations
+
+import taichi as ti
+
+ARCHS = ("cpu", "gpu", "cuda", "vulkan", "metal")
+PRECISIONS = ("f64", "f32")
+
+# Taichi's Vulkan backend has 31 storage-buffer slots per kernel in practice: a kernel bound to 32
+# ndarrays returned a wrong sum and one bound to 33 or more crashed (Mesa lavapipe, Taichi 1.7.4).
+# The solver checks its kernels against this bound.
+MAX_KERNEL_ARRAYS = 30
+
+_state: dict = {"arch": None, "precision": None}
+
+
+def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, threads: int | None = None) -> None:
+    """Initialise Taichi for `dem`.
+
+    Args:
+        arch: one of ``cpu``, ``gpu`` (Taichi picks CUDA, Vulkan or Metal), ``cuda``, ``vulkan``, ``metal``.
+        precision: ``f64`` (default) or ``f32``; the type of every real-valued device array.
+        debug: Taichi debug mode (bounds checks; slow).
+        threads: CPU threads for the CPU backend (default: all cores).
+    Calling again with the same arguments is a no-op; with different ones it resets Taichi.
+    """
+    if arch not in ARCHS:
+        raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+    if _state["arch"] == arch and _state["precision"] == precision:
+        return
+    if _state["arch"] is not None:
+        ti.reset()
+    kwargs = {}
+    if threads is not None and arch == "cpu":
+        kwargs["cpu_max_num_threads"] = int(threads)
+    ti.init(
+        arch=getattr(ti, arch),
+        default_fp=ti.f64 if precision == "f64" else ti.f32,
+        default_ip=ti.i32,
+        debug=debug,
+        offline_cache=True,
+        log_level=ti.WARN,
+        **kwargs,
+    )
+    _state["arch"] = arch
+    _state["precision"] = precision
+
+
+def is_initialized() -> bool:
+    return _state["arch"] is not None
+
+
+def ensure_init() -> None:
+    """Initialise with the defaults (CPU, f64) if the user has not called :func:`init`."""
+    if not is_initialized():
+        init()
+
+
+def arch() -> str:
+    ensure_init()
+    return _state["arch"]
+
+
+def precision() -> str:
+    ensure_init()
+    return _state["precision"]
+
+
+def real():
+    """Taichi real type of the current precision (``ti.f64`` or ``ti.f32``)."""
+    return ti.f64 if precision() == "f64" else ti.f32
+
+
+def is_serial_backend() -> bool:
+    """True on the CPU backend: there the solver runs many steps per launch in one serial loop."""
+    return arch() == "cpu"

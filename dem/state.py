@@ -1,0 +1,78 @@
+"""Per-step state on the device: clump poses and velocities, force accumulators, wall displacements.
+
+Arrays (n_c clumps, n_w walls), world frame:
+    pos     (n_c,) vec3  centre of mass at t_n [m]
+    quat    (n_c,) vec4  orientation at t_n, unit quaternion (w, x, y, z), body → world
+    rot     (n_c,) mat3  rotation matrix of ``quat`` (derived, kept to avoid recomputing it per contact)
+    vel     (n_c,) vec3  velocity at t_{n−½} [m/s]
+    omega   (n_c,) vec3  angular velocity at t_{n−½} [rad/s]
+    force   (n_c,) vec3  contact force being accumulated for t_n [N]
+    torque  (n_c,) vec3  contact moment about the centre of mass being accumulated [N·m]
+    monitor (n_c,) vec4  motion bound since the last neighbour rebuild [m]; Σk_n [N/m]; Σk_n·lever²
+                         [N·m]; Σc_n [N·s/m] at the last record step
+    wall_state (n_w,) vec10 displacement from the wall's origin at t_n [m]; motion bound since rebuild [m];
+                          velocity at t_{n−½} [m/s]; velocity at t_n [m/s]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import taichi as ti
+
+from . import runtime
+from .model import Model, matrix_to_quat, quat_to_matrix
+
+
+class State:
+    def __init__(self, model: Model):
+        real = runtime.real()
+        v3, v4 = ti.types.vector(3, real), ti.types.vector(4, real)
+        nc, nw = model.clump_count, max(model.wall_count, 1)
+        self.model = model
+        self.pos = ti.ndarray(v3, nc)
+        self.quat = ti.ndarray(v4, nc)
+        self.rot = ti.ndarray(ti.types.matrix(3, 3, real), nc)
+        self.vel = ti.ndarray(v3, nc)
+        self.omega = ti.ndarray(v3, nc)
+        self.force = ti.ndarray(v3, nc)
+        self.torque = ti.ndarray(v3, nc)
+        self.monitor = ti.ndarray(v4, nc)
+        self.wall_state = ti.ndarray(ti.types.vector(10, real), nw)
+        self.time = 0.0  # t_n [s] of the next force evaluation
+        self.step = 0  # steps taken
+        self.reset()
+
+    def reset(self):
+        m = self.model
+        q = np.stack([matrix_to_quat(c.rotation) for c in m.clumps])
+        self.set_poses(np.stack([c.position for c in m.clumps]), q)
+        self.vel.from_numpy(np.stack([c.velocity for c in m.clumps]).astype(self._np()))
+        self.omega.from_numpy(np.stack([c.angular_velocity for c in m.clumps]).astype(self._np()))
+        for a in (self.force, self.torque, self.monitor, self.wall_state):
+            a.fill(0.0)
+        self.time = 0.0
+        self.step = 0
+        self._set_wall_velocities(0.0)
+
+    def _set_wall_velocities(self, t: float, dt: float = 0.0):
+        """Wall velocities at t − Δt/2 and t, as the wall stage would have left them."""
+        m = self.model
+        ws = self.wall_state.to_numpy()
+        for w in range(m.wall_count):
+            ws[w, 4:7] = m.wall_velocity(w, max(t - 0.5 * dt, 0.0))
+            ws[w, 7:10] = m.wall_velocity(w, t)
+        self.wall_state.from_numpy(ws.astype(self._np()))
+
+    def _np(self):
+        return np.float64 if runtime.precision() == "f64" else np.float32
+
+    def set_poses(self, pos: np.ndarray, quat: np.ndarray):
+        quat = quat / np.linalg.norm(quat, axis=1, keepdims=True)
+        self.pos.from_numpy(np.asarray(pos, float).astype(self._np()))
+        self.quat.from_numpy(quat.astype(self._np()))
+        self.rot.from_numpy(np.stack([quat_to_matrix(x) for x in quat]).astype(self._np()))
+
+    def numpy(self) -> dict[str, np.ndarray]:
+        """Host copies of the state arrays."""
+        return {k: getattr(self, k).to_numpy() for k in
+                ("pos", "quat", "rot", "vel", "omega", "force", "torque", "monitor", "wall_state")}

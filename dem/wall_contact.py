@@ -1,0 +1,265 @@
+"""Ball–wall stage of a step: the near-wall candidate list and the contact forces.
+
+Ball positions are not stored: a hull sphere's centre is x_G + R(q)·r_p, computed only for the spheres
+that are candidates, so a step costs in proportion to the hull spheres near walls, not to the spheres
+of the model. The candidate list is rebuilt cluster by cluster (see ``model.CLUSTER_CELL_RADII``).
+
+Per contact, the body's pose and velocities, the wall's geometry and velocities and the material pair
+form a *context*. The serial (CPU) driver keeps the context in registers while consecutive candidates
+share a clump and a wall, which cuts the per-contact loads several-fold; the parallel driver loads it
+for each candidate. Both evaluate the same :func:`wall_contact`.
+"""
+
+import taichi as ti
+
+from . import ledger as L
+from .contact_law import normal_force, shear_force
+from .contacts import N_CAND
+
+# The impact laws of seed 003 divide by δ̇⁻, the approach speed when a contact forms. A contact that
+# forms while resting (δ̇⁻ ≈ 0) would get an unbounded dashpot, so δ̇⁻ is floored at 1 mm/s; those laws
+# are meant for impacts faster than that.
+IMPACT_SPEED_FLOOR = 1e-3
+
+
+@ti.func
+def row3(m, i):
+    return ti.Vector([m[i, 0], m[i, 1], m[i, 2]])
+
+
+@ti.func
+def wall_velocity(md: ti.template(), w, t):
+    """Prescribed wall velocity at time t [m/s]: linear interpolation of the sampled table."""
+    dtab = md.wall_info[w][3]
+    n = md.wall_vel.shape[1]
+    s = ti.max(t / dtab, 0.0)
+    i = ti.min(ti.cast(s, ti.i32), n - 1)
+    j = ti.min(i + 1, n - 1)
+    f = ti.min(s - i, 1.0)
+    return md.wall_vel[w, i] * (1.0 - f) + md.wall_vel[w, j] * f
+
+
+@ti.func
+def wall_frame(md: ti.template(), st: ti.template(), w):
+    """Wall w now: origin [m], normal, u, v (unit), half lengths along u and v [m] (0: infinite)."""
+    f = md.wall_frame[w]
+    ws = st.wall_state[w]
+    info = md.wall_info[w]
+    o = row3(f, 0) + ti.Vector([ws[0], ws[1], ws[2]])
+    return o, row3(f, 1), row3(f, 2), row3(f, 3), info[0], info[1]
+
+
+@ti.func
+def plane_distance(x, o, n, u, v, hu, hv):
+    """Distance [m] from a point x to a wall, the unit normal from the wall towards x, and whether the
+    wall can touch x at all (beside a facet's edge and behind its plane it cannot)."""
+    rel = x - o
+    d = rel.dot(n)
+    dist = d
+    normal = n
+    valid = 1
+    if hu > 0.0:  # finite facet
+        a = rel.dot(u)
+        b = rel.dot(v)
+        ac = ti.min(ti.max(a, -hu), hu)
+        bc = ti.min(ti.max(b, -hv), hv)
+        if a != ac or b != bc:
+            if d < 0.0:
+                valid = 0
+            else:  # nearest point is on the facet's rim
+                dv = rel - ac * u - bc * v
+                dist = dv.norm()
+                if dist > 0.0:
+                    normal = dv / dist
+    return dist, normal, valid
+
+
+@ti.func
+def rebuild_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.template(), n_walls, skin):
+    """Test cluster g of hull spheres against every wall; for a wall within reach of the cluster's
+    bounding sphere, append each of its spheres within `skin` [m] of the wall to the candidate list."""
+    cl = md.cluster_body[g]
+    rng = md.cluster_range[g]
+    c = rng[2]
+    xg = st.pos[c]
+    rot = st.rot[c]
+    xcl = xg + rot @ ti.Vector([cl[0], cl[1], cl[2]])
+    for w in range(n_walls):
+        o, n, u, v, hu, hv = wall_frame(md, st, w)
+        dist_g, _ng, valid_g = plane_distance(xcl, o, n, u, v, hu, hv)
+        if valid_g == 1 and dist_g - cl[3] < skin and dist_g > -cl[3] - skin:
+            for i in range(rng[0], rng[0] + rng[1]):
+                b = md.sph_body[i]
+                x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
+                dist, _n, valid = plane_distance(x, o, n, u, v, hu, hv)
+                if valid == 1 and dist - b[3] < skin and dist > -b[3]:
+                    k = ti.atomic_add(ct.counts[N_CAND], 1)
+                    ct.cand[k] = ti.Vector([i, w])
+
+
+@ti.func
+def add_slot(dg: ti.template(), s, force, point, fn):
+    m = point.cross(force)
+    dg.slots[s] += ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn])
+
+
+@ti.func
+def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
+                 n_clumps, record, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat):
+    """Force between hull sphere i (of clump c) and wall w at t [s].
+
+    Context: clump pose xg [m], rot, velocities vg [m/s], wg [rad/s] at t − Δt/2, contact mass m_c [kg]
+    (the body's mass: a wall does not move in response); wall frame o, n, u, v, half lengths hu, hv [m],
+    velocity vw at t − Δt/2 and vw_now at t [m/s]; material-pair parameters mat.
+    Relative velocities are the latest available, at t − Δt/2, so that Δu_s = v_s Δt is the shear
+    displacement since the last step (004 §2.3 centred scheme). Updates the pair's shear history and,
+    on record steps, the probe slots and the stiffness monitor. Returns (force on the clump [N], moment
+    about its centre of mass [N·m], (damping, friction, boundary, strain) [J], overlap ÷ radius, touching).
+    """
+    b = md.sph_body[i]
+    r = b[3]
+    x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
+    dist, normal, valid = plane_distance(x, o, n, u, v, hu, hv)
+    h = i * n_walls + w
+    overlap = r - dist
+    f = ti.Vector([0.0, 0.0, 0.0])
+    tq = ti.Vector([0.0, 0.0, 0.0])
+    e = ti.Vector([0.0, 0.0, 0.0, 0.0])  # damping, friction, boundary, strain
+    ratio = 0.0
+    touching = 0
+    hs = ct.hist[h]
+    if valid == 1 and overlap > 0.0 and dist > -r:
+        touching = 1
+        xc = x - normal * (r - 0.5 * overlap)  # contact point: middle of the overlap
+        arm = xc - xg
+        v_rel = vg + wg.cross(arm) - vw
+        vn = v_rel.dot(normal)  # < 0 while approaching
+        v_t = v_rel - vn * normal
+        v_imp = hs[3]
+        if v_imp <= 0.0:
+            v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
+        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r, m_c, overlap, -vn, v_imp)  # R̄ = R_ball (spec §2)
+        fs, fsd, slip, es, _sl = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
+        f = (fe + fd) * normal + fs + fsd
+        tq = arm.cross(f)
+        ct.hist[h] = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, f.dot(vw_now) * dt, en + es])
+        ratio = overlap / r
+        if record:
+            info = md.sph_info[i]
+            s = md.iface_map[c * (n_walls + n_clumps) + w]
+            if s >= 0:
+                add_slot(dg, s, f, xc, fe + fd)
+            if info[2] >= 0:
+                add_slot(dg, info[2], f, xc, fe + fd)
+            if info[3] >= 0:
+                add_slot(dg, info[3], f, xc, fe + fd)
+            lever = arm.cross(normal)
+            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn])
+    elif hs[3] != 0.0:
+        ct.hist[h] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
+    return f, tq, e, ratio, touching
+
+
+@ti.func
+def _wall_vel(st: ti.template(), w):
+    ws = st.wall_state[w]
+    return ti.Vector([ws[4], ws[5], ws[6]]), ti.Vector([ws[7], ws[8], ws[9]])
+
+
+@ti.func
+def _pair(md: ti.template(), i, w):
+    return md.mat_pair[md.sph_info[i][1], ti.cast(md.wall_info[w][2], ti.i32)]
+
+
+@ti.func
+def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
+                         n_clumps, record):
+    """All wall candidates in order, with the context cached while clump and wall repeat, and sums kept
+    in registers (each clump's force written once: candidates come in clump order)."""
+    cur_c = -1
+    cur_w = -1
+    xg = ti.Vector([0.0, 0.0, 0.0])
+    rot = ti.Matrix.identity(float, 3)
+    vg = ti.Vector([0.0, 0.0, 0.0])
+    wg = ti.Vector([0.0, 0.0, 0.0])
+    m_c = 0.0
+    o = ti.Vector([0.0, 0.0, 0.0])
+    n = ti.Vector([0.0, 0.0, 1.0])
+    u = ti.Vector([1.0, 0.0, 0.0])
+    v = ti.Vector([0.0, 1.0, 0.0])
+    hu = 0.0
+    hv = 0.0
+    vw = ti.Vector([0.0, 0.0, 0.0])
+    vw_now = ti.Vector([0.0, 0.0, 0.0])
+    mat = md.mat_pair[0, 0]
+    f_sum = ti.Vector([0.0, 0.0, 0.0])
+    t_sum = ti.Vector([0.0, 0.0, 0.0])
+    e_sum = ti.Vector([0.0, 0.0, 0.0, 0.0])
+    worst = 0.0
+    count = 0
+    for k in range(ct.counts[N_CAND]):
+        pair = ct.cand[k]
+        i = pair[0]
+        w = pair[1]
+        c = md.sph_info[i][0]
+        if c != cur_c:
+            if cur_c >= 0:
+                st.force[cur_c] += f_sum
+                st.torque[cur_c] += t_sum
+            f_sum = ti.Vector([0.0, 0.0, 0.0])
+            t_sum = ti.Vector([0.0, 0.0, 0.0])
+            cur_c = c
+            cur_w = -1  # the material pair depends on the clump too
+            xg = st.pos[c]
+            rot = st.rot[c]
+            vg = st.vel[c]
+            wg = st.omega[c]
+            m_c = md.clump_param[c][0]
+        if w != cur_w:
+            cur_w = w
+            o, n, u, v, hu, hv = wall_frame(md, st, w)
+            vw, vw_now = _wall_vel(st, w)
+            mat = _pair(md, i, w)
+        f, tq, e, ratio, touching = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, xg, rot, vg,
+                                                 wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat)
+        if touching == 1:
+            f_sum += f
+            t_sum += tq
+            e_sum += e
+            worst = ti.max(worst, ratio)
+            count += 1
+    if cur_c >= 0:
+        st.force[cur_c] += f_sum
+        st.torque[cur_c] += t_sum
+    _add_ledger(dg, e_sum, count)
+    dg.ledger[L.MAX_OVERLAP] = ti.max(dg.ledger[L.MAX_OVERLAP], worst)
+
+
+@ti.func
+def wall_contact_parallel(k, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
+                          n_walls, n_clumps, record):
+    """One candidate with its context loaded, and atomic sums (parallel loops)."""
+    pair = ct.cand[k]
+    i = pair[0]
+    w = pair[1]
+    c = md.sph_info[i][0]
+    o, n, u, v, hu, hv = wall_frame(md, st, w)
+    vw, vw_now = _wall_vel(st, w)
+    f, tq, e, ratio, touching = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[c],
+                                             st.rot[c], st.vel[c], st.omega[c], md.clump_param[c][0], o, n, u, v,
+                                             hu, hv, vw, vw_now, _pair(md, i, w))
+    if touching == 1:
+        st.force[c] += f
+        st.torque[c] += tq
+        _add_ledger(dg, e, 1)
+        ti.atomic_max(dg.ledger[L.MAX_OVERLAP], ratio)
+
+
+@ti.func
+def _add_ledger(dg: ti.template(), e, count):
+    dg.ledger[L.STEP + L.DAMPING] += e[0]
+    dg.ledger[L.STEP + L.FRICTION] += e[1]
+    dg.ledger[L.STEP + L.BOUNDARY] += e[2]
+    dg.ledger[L.STRAIN] += e[3]
+    dg.ledger[L.CONTACTS] += count
