@@ -1,9 +1,10 @@
 """The deformable rocking body (seed 001) against the rigid block (Housner 1963) it must reduce to.
 
-Rigid reference: the rigid-block solver of the analytical-rocking issue (validation.rocking) was not
-available when this file was written, so `_rigid_free_rocking` below integrates Housner's equation
-θ'' = −p² sin(α sgn θ − θ) (spec §7) with DOP853 at rtol 1e-12 and applies θ̇⁺ = e θ̇⁻ at θ = 0,
-e = 1 − 1.5 sin²α. It shares no code with validation.deformable.
+Rigid references: (1) `_rigid_free_rocking` below, a self-contained integration of Housner's equation
+θ'' = −p² sin(α sgn θ − θ) (spec §7) with DOP853 at rtol 1e-12 and θ̇⁺ = e θ̇⁻ at θ = 0,
+e = 1 − 1.5 sin²α, written before the analytical-rocking solver existed; (2) that solver,
+`validation.rocking.free_rocking` (method "adaptive"), once it landed. Neither shares code with
+validation.deformable.
 
 How the deformable body reduces. Between impacts a stiff mode follows the rocking quasi-statically and
 θ(t) departs from the rigid solution by O((p/ω_q)²). At an impact, 001's momentum conditions do not
@@ -25,6 +26,7 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from validation.deformable import DeformableBody, impact, shear_block, simulate_rocking
+from validation.rocking import free_rocking
 
 WIDTH, HEIGHT, MASS = 0.25, 1.0, 500.0  # a Peña-like block (spec §6)
 ALPHA = math.atan(WIDTH / HEIGHT)
@@ -76,6 +78,12 @@ def rigid():
     return t, theta, impacts
 
 
+@pytest.fixture(scope="module")
+def coupled_200():
+    """30 % coupling, stiff (200 Hz) mode, 5 % modal damping, released from θ0, 2.5 s."""
+    return simulate_rocking(_body(0.3, 200.0), 2.5, theta0=THETA0, dt_out=DT_OUT)
+
+
 def _theta_error(res, rigid) -> float:
     t, theta, _ = rigid
     n = min(len(res.t), len(t))
@@ -94,16 +102,29 @@ def test_uncoupled_mode_gives_the_rigid_block_exactly(rigid):
         assert rec.outcome.theta_dot / rec.theta_dot_before == pytest.approx(e, rel=1e-12)
 
 
-def test_stiff_mode_converges_to_the_rigid_block_like_omega_squared(rigid):
+def test_stiff_mode_converges_to_the_rigid_block_like_omega_squared(rigid, coupled_200):
     # 30 % coupling, 5 % modal damping, 2.5 s = five impacts. Measured: max |θ − θ_rigid| = 1.3e-3 θ0
     # at 50 Hz and 8.3e-5 θ0 at 200 Hz: the O((p/ω_q)²) law predicts a factor 16.
     err_50 = _theta_error(simulate_rocking(_body(0.3, 50.0), 2.5, theta0=THETA0, dt_out=DT_OUT), rigid)
-    res_200 = simulate_rocking(_body(0.3, 200.0), 2.5, theta0=THETA0, dt_out=DT_OUT)
+    res_200 = coupled_200
     err_200 = _theta_error(res_200, rigid)
     assert err_200 < 2e-4
     assert 10 < err_50 / err_200 < 25
     assert len(res_200.impacts) == len(rigid[2]) == 5
     assert np.allclose(res_200.impact_times, rigid[2], rtol=0, atol=1e-4)
+
+
+def test_matches_the_analytical_rocking_solver(rigid, coupled_200):
+    # validation.rocking's adaptive (DOP853) rigid block, output every 1 ms. Uncoupled mode: the same
+    # equations, so agreement to the solvers' tolerances; 30 % coupling at 200 Hz: the O((p/ω_q)²)
+    # difference measured against our own reference above (< 2e-4 θ0).
+    ref = free_rocking(WIDTH, HEIGHT, THETA0, 2.5, method="adaptive", dt=DT_OUT)
+    assert np.allclose(ref.t, rigid[0]) and np.max(np.abs(ref.theta - rigid[1])) < 1e-7 * THETA0
+    uncoupled = simulate_rocking(_body(0.0, 50.0), 2.5, theta0=THETA0, dt_out=DT_OUT)
+    for res, tol in ((uncoupled, 1e-7), (coupled_200, 2e-4)):
+        n = min(len(res.t), len(ref.t))
+        assert np.max(np.abs(res.theta[:n] - ref.theta[:n])) < tol * THETA0
+        assert np.allclose(res.impact_times[:5], ref.impact_times[:5], rtol=0, atol=1e-4)
 
 
 def test_first_flight_of_full_shear_mode_is_rigid_and_impact_lands_flat(rigid):

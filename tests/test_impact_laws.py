@@ -120,3 +120,16 @@ def test_bad_input_raises_value_error_naming_the_parameter():
         sphere_contact_stiffness(207e9, 0.6, 0.01, 207e9, 0.3, 0.005)
     with pytest.raises(ValueError):
         ImpactLaw("kelvin_voigt")
+
+
+def test_engine_damping_factors_agree_with_the_reference():
+    # The engine keeps its own copy of the factors (dem.materials.impact_damping_factor, read by its
+    # Taichi normal-force function); both must follow the same reading of 003 (spec §2).
+    materials = pytest.importorskip("dem.materials")
+    for law in ImpactLaw:
+        if law is ImpactLaw.HERTZ:
+            continue
+        engine_law = getattr(materials.ContactLaw, law.name)
+        for ce in (0.3, 0.5, 0.9, 1.0):
+            assert materials.impact_damping_factor(engine_law, ce) == pytest.approx(damping_factor(law, ce),
+                                                                                   rel=1e-15)
