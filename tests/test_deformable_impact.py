@@ -140,6 +140,22 @@ def test_chatter_is_stopped_after_impacts_closer_than_a_mode_period():
     assert intervals[-1] / intervals[-2] == pytest.approx(e, rel=0.02)
 
 
+def test_shear_block_integrals_and_dimensionless_parameters():
+    # Linear shear mode φ = (Y/H) i on a uniform block: Φ = M/2, m_q = M/3, S = −M h/6 (closed forms
+    # of the integrals in shear_block's docstring); 001's dimensionless set follows with q̃ = q/h.
+    b = shear_block(WIDTH, HEIGHT, MASS, 10.0)
+    d = b.dimensionless()
+    assert d["alpha1"] == d["alpha2"] == pytest.approx(WIDTH / HEIGHT)
+    assert d["mu"] == pytest.approx(1 / 3) and d["gamma_x"] == pytest.approx(0.5)
+    assert d["shear"] == pytest.approx(-1 / 6) and d["gamma_y"] == 0.0 and d["dilation"] == 0.0
+    assert d["rho2"] == pytest.approx(((WIDTH / 2) ** 2 + (HEIGHT / 2) ** 2) / 3 / (HEIGHT / 2) ** 2)
+    assert b.modal_frequency == pytest.approx(2 * math.pi * 10.0)
+    # Coupling about a tipping point: B = ∫k·(s × φ) dm = −∫Y²/H dm = −M H/3.
+    assert b.coupling(1) == pytest.approx(-MASS * HEIGHT / 3) and b.coupling(-1) == b.coupling(1)
+    # Rigid frequency parameter of a rectangle: p² = 3g/(4R).
+    assert b.rigid_frequency() == pytest.approx(math.sqrt(3 * 9.81 / (4 * math.hypot(WIDTH / 2, HEIGHT / 2))))
+
+
 def test_bad_input_raises_value_error_naming_the_parameter():
     with pytest.raises(ValueError, match="modal_stiffness"):
         DeformableBody(mass=1.0, cg_height=1.0, b1=0.1, b2=0.1, radius_of_gyration=0.3, modal_mass=0.3,

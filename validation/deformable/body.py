@@ -33,7 +33,7 @@ GRAVITY = 9.81
 """Default gravitational acceleration [m/s²]."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DeformableBody:
     """Planar body on two tipping points with one assumed mode (see the module doc for the integrals)."""
 
@@ -129,6 +129,20 @@ class DeformableBody:
     def slenderness(self) -> tuple[float, float]:
         """(α1, α2) = (b1/h, b2/h) [-], 001's tipping parameters."""
         return self.b1 / self.cg_height, self.b2 / self.cg_height
+
+    def dimensionless(self) -> dict[str, float]:
+        """001's dimensionless parameters, with 001's q̃ = q/h (so φ̃ = h φ) [all -].
+
+        alpha1, alpha2 = b/h; rho2 = ρ²/h²; mu = ∫φ̃·φ̃ dm/(M h²) = m_q/M; kappa = k̃/(M g h) = k_q h/(M g);
+        gamma_x, gamma_y = ∫φ̃ dm/(M h) = Φ/M; shear = S/(M h); dilation = D/(M h).
+        """
+        m, h = self.mass, self.cg_height
+        return {
+            "alpha1": self.b1 / h, "alpha2": self.b2 / h, "rho2": (self.radius_of_gyration / h) ** 2,
+            "mu": self.modal_mass / m, "kappa": self.modal_stiffness * h / (m * self.gravity),
+            "gamma_x": self.participation[0] / m, "gamma_y": self.participation[1] / m,
+            "shear": self.shear / (m * h), "dilation": self.dilation / (m * h),
+        }
 
     def rigid_frequency(self, pivot: int = 1) -> float:
         """p = √(M g R / J_pivot) [rad/s], R the pivot–c.g. distance: the rigid block's frequency

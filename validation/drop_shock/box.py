@@ -41,7 +41,7 @@ class ModalEstimates:
     """Default end time: t_drop + 5 periods of the lowest mode (our reading of 002 §9's T_ref)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DropBox:
     """A rigid box on four bottom-corner spring–dampers, dropped onto z = 0 (002).
 

@@ -49,7 +49,7 @@ XU2022_CONTACT_STIFFNESS = sphere_contact_stiffness(207e9, 0.3, 0.010, 207e9, 0.
 """K [N/m^1.5] of the 003 §2.2 sphere pair (E = 207 GPa, ν = 0.3, R = 10 / 9.9 mm), 003 Eq. 4."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ClearanceOscillator:
     """Parameters of the clearance oscillator (defaults: 003 §3.1 and the choices in the module doc)."""
 
