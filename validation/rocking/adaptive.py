@@ -12,11 +12,11 @@ import math
 
 import numpy as np
 from scipy.integrate import solve_ivp
-from scipy.optimize import brentq
 
 from validation.rocking.block import RockingBlock
 from validation.rocking.equations import angular_acceleration
 from validation.rocking.result import MotionState, RockingResult
+from validation.rocking.solver import uplift_time
 
 CHATTER_INTERVAL = 1e-12
 """An impact this soon [s] after the previous one (relative to max(1, t)) is chattering: rest."""
@@ -70,10 +70,11 @@ def solve_adaptive(
             if j > n:
                 break
             t_lo = max(t, t_grid[j - 1]) if j > 0 else 0.0
-            if abs(float(acc(t_lo))) > thr:
+            a_lo = float(acc(t_lo))
+            if abs(a_lo) > thr:
                 t_u = t_lo
             else:
-                t_u = brentq(lambda s: abs(float(acc(s))) - thr, t_lo, t_grid[j], xtol=1e-14, rtol=1e-15)
+                t_u = uplift_time(acc, thr, t_lo, t_grid[j], a_lo, float(acc(t_grid[j])))
             side = -math.copysign(1.0, float(acc(t_u)))
             uplifts.append(t_u)
             rocking, th, om, t, k = True, 0.0, 0.0, t_u, j

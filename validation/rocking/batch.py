@@ -20,7 +20,7 @@ from validation.rocking.equations import angular_acceleration
 from validation.rocking.impact_time import hermite_impact, time_transform_step, transform_is_safe
 from validation.rocking.result import MotionState
 from validation.rocking.runge_kutta import TABLEAUS, rk_step
-from validation.rocking.solver import REST_OMEGA_FRACTION, check_common
+from validation.rocking.solver import REST_OMEGA_FRACTION, ROUNDING_ANGLE, check_common
 
 _REST, _ROCKING, _OVERTURNED = int(MotionState.REST), int(MotionState.ROCKING), int(MotionState.OVERTURNED)
 
@@ -241,7 +241,7 @@ class _BatchMarch:
         th1, om1 = self.main_step(t0, None if r.size == th.size else r)
         a_th1 = np.abs(th1)
         over_now = a_th1 >= self.over
-        cross = ~over_now & (side[r] * th1 <= 0.0)
+        cross = ~over_now & (side[r] * th1 <= -ROUNDING_ANGLE)
         smooth = ~(over_now | cross)
         if over_now.any():  # overturning time by linear interpolation of |θ| over the step
             o = r[over_now]
@@ -291,7 +291,7 @@ class _BatchMarch:
         om_new = self.e * om_f  # 000 Eq. 23
         # rejoin the grid: partial step from (0, θ̇⁺, t_f) to t1 on the new side
         y = rk_step(self.rate(new_side, c), (np.zeros(c.size), om_new, t_f), t1 - t_f, self.tab)
-        back = new_side * y[0] < 0.0  # bounce shorter than the rest of the step: chattering → rest
+        back = new_side * y[0] <= -ROUNDING_ANGLE  # bounce shorter than the rest of the step: rest
         side[c] = new_side
         th[c] = np.where(back, 0.0, y[0])
         om[c] = np.where(back, 0.0, y[1])
@@ -316,7 +316,7 @@ class _BatchMarch:
         t_u = np.where(now, t0, t0 + (t1 - t0) * (np.copysign(thr, a1) - a0) / np.where(later, a1 - a0, 1.0))
         sd = -np.sign(np.where(now, a0, a1))  # ü_g < 0 lifts onto θ > 0
         y = rk_step(self.rate(sd, r), (np.zeros(r.size), np.zeros(r.size), t_u), t1 - t_u, self.tab)
-        ok = sd * y[0] >= 0.0  # a pulse reversing inside the step puts the block back to rest
+        ok = sd * y[0] > -ROUNDING_ANGLE  # a pulse reversing inside the step: back to rest
         r, t_u = r[ok], t_u[ok]
         self.side[r], self.th[r], self.om[r] = sd[ok], y[0][ok], y[1][ok]
         self.mode[r] = _ROCKING

@@ -87,11 +87,12 @@ def free_rocking_period(theta0: float, alpha: float, p: float, *, linear: bool =
         return 0.0
     if linear:
         return 4.0 / pp * math.acosh(1.0 / (1.0 - th / a))
-    c0 = math.cos(a - th)
 
     def integrand(u: float) -> float:
         theta = th * (1.0 - u * u)
-        return 2.0 * th * u / math.sqrt(2.0 * pp * pp * (c0 - math.cos(a - theta)))
+        # cos(α − θ0) − cos(α − θ) written as a product: no cancellation near the turning point
+        gap = 2.0 * math.sin(a - 0.5 * (th + theta)) * math.sin(0.5 * th * u * u)
+        return 2.0 * th / math.sqrt(2.0 * pp * pp * gap / (u * u))
 
     quarter, _ = quad(integrand, 0.0, 1.0, epsabs=0.0, epsrel=1e-12, limit=200)
     return 4.0 * quarter

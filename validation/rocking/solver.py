@@ -39,6 +39,11 @@ REST_OMEGA_FRACTION = 1e-6
 """Default rest_omega as a fraction of p α [rad/s]: after such an impact the next swing would reach
 about (1e-6)²/2 α, far below any resolution of interest."""
 
+ROUNDING_ANGLE = 1e-15
+"""A step must take θ this far [rad] past 0 to count as a crossing. Right after uplift θ̈ = 0 (|ü_g| =
+g tan α exactly), and a low-order first step can leave θ at ±1e-21 rad with the sign of a rounding
+error; that is not an impact."""
+
 DEFAULT_DT = 1e-3
 """Default output/integration step [s] when the base acceleration is not given as samples."""
 
@@ -138,14 +143,14 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
                 if abs(a0) > thr:
                     t_u = t
                 elif abs(a1) > thr:  # uplift (Housner 1963): locate |ü_g| = g tan α inside the step
-                    t_u = brentq(lambda s: abs(float(acc(s))) - thr, t, t1, xtol=1e-14, rtol=1e-15)
+                    t_u = uplift_time(acc, thr, t, t1, a0, a1)
                 else:
                     break
                 side = -math.copysign(1.0, float(acc(t_u)))  # ü_g < 0 lifts onto θ > 0
                 uplifts.append(t_u)
                 rocking, th, om, t = True, 0.0, 0.0, t_u
                 continue
-            h = t1 - t
+            h = dt if t == k * dt else t1 - t  # the fixed step, or the rest of it after an event
             if h <= 1e-15 * max(1.0, t1):
                 break
             rate = rate_on(side)
@@ -153,7 +158,7 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
             if abs(th1) >= over:  # overturning, time by linear interpolation of |θ| over the step
                 overturn_time = t + h * (over - abs(th)) / (abs(th1) - abs(th))
                 break
-            if side * th1 > 0.0:
+            if side * th1 > -ROUNDING_ANGLE:
                 th, om, t = float(th1), float(om1), t1
                 break
             if naive:  # impact applied at the end of the step, θ already on the other side
@@ -193,3 +198,16 @@ def _vector_rate(rate):
         return tuple(np.array([float(c)]) for c in rate(tuple(float(np.ravel(c)[0]) for c in y)))
 
     return f
+
+
+def uplift_time(acc, thr: float, t0: float, t1: float, a0: float, a1: float) -> float:
+    """First t [s] in (t0, t1] with |ü_g(t)| = thr [m/s²], given |a0| <= thr < |a1| at the ends.
+
+    The root of the linear interpolant first (exact for sampled records, and the same arithmetic as
+    the batched solver), Brent's method when ü_g is not linear on the step.
+    """
+    target = math.copysign(thr, a1)
+    t_lin = t0 + (t1 - t0) * (target - a0) / (a1 - a0)
+    if abs(abs(float(acc(t_lin))) - thr) <= 1e-13 * thr:
+        return t_lin
+    return brentq(lambda s: abs(float(acc(s))) - thr, t0, t1, xtol=1e-14, rtol=1e-15)
