@@ -111,16 +111,17 @@ def solve_adaptive(
             y = sol.sol(t_grid[k:j])
             theta[k:j], omega[k:j], states[k:j] = y[0], y[1], MotionState.ROCKING
         k = j
-        if sol.status != 1:  # reached t_end
+        if sol.status == -1:
+            raise RuntimeError(f"solve_ivp failed at t = {t_stop:.6g} s: {sol.message}")
+        if sol.status == 0:  # reached t_end
             break
         if sol.t_events[1].size:
             overturn_time = float(sol.t_events[1][0])
             break
         t_f, om_f = float(sol.t_events[0][0]), float(sol.y_events[0][0][1])
         if t_f - t <= CHATTER_INTERVAL * max(1.0, t):
-            rocking, th, om, t = False, 0.0, 0.0, t_f
-            k = max(k, int(np.searchsorted(t_grid, t_f, side="right")))  # rest at least to the next point
-            theta[k - 1 : k], omega[k - 1 : k], states[k - 1 : k] = 0.0, 0.0, MotionState.REST
+            # chattering: rest at least until the next output point (as the fixed-step solver does)
+            rocking, th, om, t = False, 0.0, 0.0, float(t_grid[min(k, n)])
             continue
         impacts.append(t_f)
         th, om, side, t = 0.0, e * om_f, -side, t_f  # 000 Eq. 23

@@ -3,8 +3,9 @@
 Same model and methods as solver.py ("time_transform" of 000 §4.1, or the fixed-step "rk2/3/4" with
 the impact at the step end), with one array entry per record. Records are linearly interpolated between
 samples, as SampledRecord does, and the integration step h = dt/substeps never straddles a sample, so
-every method integrates the same piecewise-smooth forcing. The rare impacts near a turning point (Brent
-fallback of impact_time.py) are resolved record by record.
+every method integrates the same piecewise-smooth forcing. Events (impacts, uplift, overturning) are
+handled on the subset of records they concern, still vectorised; the arithmetic is that of solver.py
+step for step, so a batch run reproduces the scalar runs of the same records bitwise.
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ def base_excited_batch(
     accels: np.ndarray,
     dt: float,
     t_end: float,
+    *,
     restitution: float | None = None,
     linear: bool = False,
-    *,
     method: str = "time_transform",
     order: int = 4,
     substeps: int = 1,
@@ -97,7 +98,7 @@ def solve_batch(
     if int(substeps) != substeps or substeps < 1:
         raise ValueError(f"substeps must be an integer >= 1, got {substeps!r}")
     dt = positive("dt", dt)
-    t_end, _, _, over = check_common(block, t_end, 0.0, 0.0, overturn_angle)
+    t_end, _, _, over = check_common(t_end, 0.0, 0.0, overturn_angle)
     acc_in = np.asarray(accels, dtype=float)
     if acc_in.ndim == 1:
         acc_in = acc_in[None, :]
@@ -215,7 +216,7 @@ class _BatchMarch:
         for k in range((n_out - 1) * m):
             t0, t1 = k * h, (k + 1) * h
             rested = self.step_rocking(t0, t1)
-            i = min(int(t0 / self.dt), self.hot_t.shape[0] - 2)
+            i = min(k // m, self.hot_t.shape[0] - 2)  # sample interval of this step (exact, unlike t0/dt)
             hot = self.hot_t[i] | self.hot_t[i + 1]
             rest = (self.mode == _REST) & ~rested & hot
             if rest.any():

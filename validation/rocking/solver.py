@@ -49,8 +49,8 @@ DEFAULT_DT = 1e-3
 
 
 def check_common(
-    block: RockingBlock, t_end: float, theta0: float, omega0: float, overturn_angle: float | None
-):
+    t_end: float, theta0: float, omega0: float, overturn_angle: float | None
+) -> tuple[float, float, float, float]:
     """Validate shared inputs; return (t_end, theta0, omega0, overturn_angle)."""
     t_end = positive("t_end", t_end)
     over = (
@@ -90,7 +90,7 @@ def solve(
     choice("method", method, METHODS)
     if order not in TABLEAUS:
         raise ValueError(f"order must be one of {tuple(TABLEAUS)}, got {order!r}")
-    t_end, theta0, omega0, over = check_common(block, t_end, theta0, omega0, overturn_angle)
+    t_end, theta0, omega0, over = check_common(t_end, theta0, omega0, overturn_angle)
     if dt is None:
         dt = accel_dt if (accel_dt is not None and np.ndim(accel) == 1) else DEFAULT_DT
     dt = positive("dt", dt)
