@@ -25,10 +25,10 @@ from .materials import (
     PAIR_HFAC,
     PAIR_KN,
     PAIR_KS,
+    PAIR_KSRATIO,
     PAIR_LAW,
     PAIR_MU,
     PAIR_NOTENSION,
-    PAIR_KSRATIO,
     PAIR_SQRT_KSRATIO,
     ContactLaw,
 )
@@ -47,7 +47,10 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
         v_impact: δ̇⁻, approach speed when the contact formed [m/s] (impact laws only).
     Returns:
         (f_elastic [N], f_damp [N], k_n tangent [N/m], k_s [N/m], normal strain energy [J],
-         shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m], normal dashpot coefficient [N·s/m]).
+         shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m], normal dashpot coefficient c_n [N·s/m]).
+    Every law's normal dashpot is linear in δ̇, f_damp = c_n δ̇ (for the impact laws c_n = f_el χ̂/δ̇⁻), so the
+    solver can also apply it implicitly. With ``no_tension`` a dashpot that would pull harder than the
+    spring pushes is clipped (f_damp = −f_el) and c_n is returned as 0.
     """
     law = ti.cast(p[PAIR_LAW], ti.i32)
     f_e = 0.0
@@ -79,9 +82,11 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
             f_d = c_n * delta_dot  # 004 Step 3
         else:
             # 003 Table 2: F = Kδ^{3/2}(1 + χ̂ δ̇/δ̇⁻), K = h_n (same Hertz stiffness)
-            f_d = f_e * p[PAIR_CHI] * delta_dot / ti.max(v_impact, 1e-12)
+            c_n = f_e * p[PAIR_CHI] / ti.max(v_impact, 1e-12)
+            f_d = c_n * delta_dot
     if p[PAIR_NOTENSION] > 0.5 and f_e + f_d < 0.0:
         f_d = -f_e
+        c_n = 0.0
     return f_e, f_d, k_n, k_s, e_n, c_s, c_n
 
 
@@ -96,7 +101,7 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
         c_shear: shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m]; dt: time step [s].
     Returns:
         (elastic shear force [N], shear dashpot force [N], slip dissipation this step [J],
-         shear strain energy [J], sliding flag).
+         shear strain energy [J], shear dashpot coefficient in effect [N·s/m] (0 while sliding)).
     The old force is first turned into the current contact plane, keeping its magnitude (PFC); on a
     flat wall it already lies in that plane and the square roots of the turn are skipped.
     """
@@ -113,10 +118,10 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
     t2 = trial.dot(trial)
     new = trial
     slip = 0.0
-    sliding = 0
     damp = -c_shear * v_shear
+    c_eff = c_shear
     if t2 > f_max * f_max:
-        sliding = 1
+        c_eff = 0.0
         t_mag = ti.sqrt(t2)
         new = trial * (f_max / t_mag)
         damp = ti.Vector([0.0, 0.0, 0.0])  # slip-cut: no shear dashpot while sliding (004 Step 4)
@@ -125,7 +130,7 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
     e_s = 0.0
     if k_s > 0.0:
         e_s = new.dot(new) / (2.0 * k_s)
-    return new, damp, slip, e_s, sliding
+    return new, damp, slip, e_s, c_eff
 
 
 # --------------------------------------------------------------------------------------------------

@@ -35,23 +35,26 @@ from .wall_contact import rebuild_wall_candidates, wall_contact_parallel, wall_c
 # 2.5 mm skin) at the price of more rebuilds, which the cluster test keeps cheap. Measured on the Peña
 # block while rocking: skin 2.5 mm 50 µs/step, 0.5 mm 24 µs/step, 0.2 mm 14 µs/step.
 SKIN_RADII = 0.04
+WALLS_MOVING = 4  # counts[4]: 1 if a wall moves this step (wakes sleeping bodies)
 FORCE_REBUILD = 3  # counts[3] = 1 asks for a rebuild at the next step (set on reset or pose edits)
 
 _nd1 = ti.types.ndarray(ndim=1)
 _nd2 = ti.types.ndarray(ndim=2)
-ModelArgs = ti.types.argpack(sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1, clump_param=_nd1, clump_inertia=_nd1, clump_fixed=_nd1,
+ModelArgs = ti.types.argpack(sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1, clump_param=_nd1,
+                             clump_inertia=_nd1, clump_fixed=_nd1,
                              wall_frame=_nd1, wall_info=_nd1, wall_vel=_nd2, mat_pair=_nd2, iface_map=_nd1)
 StateArgs = ti.types.argpack(pos=_nd1, quat=_nd1, rot=_nd1, vel=_nd1, omega=_nd1, force=_nd1, torque=_nd1,
-                             monitor=_nd1, wall_state=_nd1)
+                             damp=_nd1, monitor=_nd1, wall_state=_nd1)
 ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd1)
 DiagArgs = ti.types.argpack(ledger=_nd1, slots=_nd1, rec=_nd2)
-KERNEL_ARRAY_COUNT = 12 + 9 + 3 + 3
+KERNEL_ARRAY_COUNT = 12 + 10 + 3 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
 
 @ti.func
 def begin_step(st: ti.template(), ct: ti.template(), dg: ti.template(), n_clumps, n_walls, skin, record):
-    """Reset per-step sums and decide whether the candidate list must be rebuilt (Verlet skin)."""
+    """Reset per-step sums, note whether any wall moves, and decide whether the candidate list must be
+    rebuilt (Verlet skin)."""
     dg.ledger[L.STRAIN] = 0.0
     dg.ledger[L.CONTACTS] = 0.0
     if record:
@@ -74,6 +77,12 @@ def begin_step(st: ti.template(), ct: ti.template(), dg: ti.template(), n_clumps
         for w in range(n_walls):
             st.wall_state[w][3] = 0.0
     ct.counts[REBUILD_FLAG] = flag
+    moving = 0
+    for w in range(n_walls):
+        ws = st.wall_state[w]
+        if ws[4] != 0.0 or ws[5] != 0.0 or ws[6] != 0.0 or ws[7] != 0.0 or ws[8] != 0.0 or ws[9] != 0.0:
+            moving = 1
+    ct.counts[WALLS_MOVING] = moving
 
 
 @ti.func
@@ -107,7 +116,8 @@ def end_step(ct: ti.template(), dg: ti.template(), t, record, row, n_slots, slot
 def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_steps: ti.i32, step0: ti.i32,
                    t0: float, dt: float, gx: float, gy: float, gz: float, skin: float, n_clusters: ti.i32,
                    n_clumps: ti.i32, n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
-                   clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32):
+                   clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
+                   sleep_steps: ti.i32, implicit: ti.template()):
     """Run n_steps steps in one serial loop (CPU)."""
     gravity = ti.Vector([gx, gy, gz])
     ti.loop_config(serialize=True)
@@ -120,9 +130,10 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
         if ct.counts[REBUILD_FLAG] == 1:
             for g in range(n_clusters):
                 rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
-        wall_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record)
+        wall_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
         for c in range(n_clumps):
-            integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base)
+            integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
+                            ct.counts[WALLS_MOVING])
         for w in range(n_walls):
             move_wall(w, md, st, dg, t, dt, record, row, wall_base)
         end_step(ct, dg, t, record, row, n_slots, slot_base)
@@ -132,7 +143,8 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
 def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, step0: ti.i32, t0: float,
                      dt: float, gx: float, gy: float, gz: float, skin: float, n_clusters: ti.i32, n_clumps: ti.i32,
                      n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
-                     clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32):
+                     clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
+                   sleep_steps: ti.i32, implicit: ti.template()):
     """One step; each stage is a parallel loop (GPU backends)."""
     gravity = ti.Vector([gx, gy, gz])
     record = step0 % record_every == 0
@@ -143,9 +155,10 @@ def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs
         if ct.counts[REBUILD_FLAG] == 1:
             rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
     for k in range(ct.counts[N_CAND]):
-        wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record)
+        wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
     for c in range(n_clumps):
-        integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base)
+        integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
+                        ct.counts[WALLS_MOVING])
     for w in range(n_walls):
         move_wall(w, md, st, dg, t0, dt, record, row, wall_base)
     for _ in range(1):
@@ -179,10 +192,14 @@ class Simulation:
         skin: Verlet skin of the candidate list [m] (default: SKIN_RADII × the smallest hull sphere radius).
         parallel: force the per-step parallel launch (default: serial on CPU, parallel elsewhere).
         capacity: rows of the device record buffer (rows are fetched to the host when it is full).
+        implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
+            with the velocities at t − Δt/2 as 004 does.
+        sleep: let bodies at rest sleep (integrator.py); ``sleep_speed`` [m/s] and ``sleep_steps`` tune it.
     """
 
     def __init__(self, model: Model, *, dt: float, record_every: int = 1, skin: float | None = None,
-                 parallel: bool | None = None, capacity: int = 2048):
+                 parallel: bool | None = None, capacity: int = 2048, implicit_damping: bool = True,
+                 sleep: bool = True, sleep_speed: float = 1e-8, sleep_steps: int = 1000):
         if not (np.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be > 0 [s], got {dt}")
         if int(record_every) < 1:
@@ -194,6 +211,9 @@ class Simulation:
         if not self.skin > 0:
             raise ValueError(f"skin must be > 0 [m], got {skin}")
         self.parallel = (not runtime.is_serial_backend()) if parallel is None else bool(parallel)
+        self.implicit_damping = bool(implicit_damping)
+        self.sleep_speed = float(sleep_speed) if sleep else 0.0
+        self.sleep_steps = int(sleep_steps)
         self.state = State(model)
         self.contacts = Contacts(model)
         self.diag = Diagnostics(model, capacity)
@@ -221,7 +241,7 @@ class Simulation:
                        clump_inertia=m.clump_inertia, clump_fixed=m.clump_fixed, wall_frame=m.wall_frame,
                        wall_info=m.wall_info, wall_vel=m.wall_vel, mat_pair=m.mat_pair, iface_map=m.iface_map)
         st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, force=s.force,
-                       torque=s.torque, monitor=s.monitor, wall_state=s.wall_state)
+                       torque=s.torque, damp=s.damp, monitor=s.monitor, wall_state=s.wall_state)
         ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts)
         dg = DiagArgs(ledger=d.ledger, slots=d.slots, rec=d.rec)
         return md, st, ct, dg
@@ -231,11 +251,29 @@ class Simulation:
         r = self.record_every
         return (n0 + n - 1) // r - (n0 - 1) // r if n > 0 else 0
 
+    def compile(self) -> None:
+        """Compile (or load from Taichi's cache) the step kernel without taking a step."""
+        saved = self.state.step
+        self._launch(0, saved)
+
+    def _launch(self, n: int, n0: int) -> None:
+        m, g, lay = self.model, self.model.gravity, self.layout
+        md, st, ct, dg = self._packs()
+        first_row = -(-n0 // self.record_every)
+        common = (self.dt, g[0], g[1], g[2], self.skin, m.cluster_count, m.clump_count, m.wall_count, m.slot_count,
+                  self.record_every, first_row, lay.clump_base, lay.wall_base, lay.slot_base, self.sleep_speed,
+                  self.sleep_steps, self.implicit_damping)
+        if self.parallel:
+            if n == 0:
+                return  # compiled at the first step
+            for s in range(n):
+                advance_parallel(md, st, ct, dg, n0 + s, self.state.time + s * self.dt, *common)
+        else:
+            advance_serial(md, st, ct, dg, n, n0, self.state.time, *common)
+
     def advance(self, n_steps: int) -> np.ndarray:
         """Take n_steps steps; return the record rows written meanwhile, shape (rows, layout.width)."""
         out = []
-        m = self.model
-        g = m.gravity
         lay = self.layout
         while n_steps > 0:
             n0 = self.state.step
@@ -243,14 +281,7 @@ class Simulation:
             first_row = -(-n0 // self.record_every)  # index of the first record step ≥ n0
             max_steps = (first_row + self.diag.capacity) * self.record_every - n0
             n = min(n_steps, max_steps)
-            md, st, ct, dg = self._packs()
-            common = (self.dt, g[0], g[1], g[2], self.skin, m.cluster_count, m.clump_count, m.wall_count, m.slot_count,
-                      self.record_every, first_row, lay.clump_base, lay.wall_base, lay.slot_base)
-            if self.parallel:
-                for s in range(n):
-                    advance_parallel(md, st, ct, dg, n0 + s, self.state.time + s * self.dt, *common)
-            else:
-                advance_serial(md, st, ct, dg, n, n0, self.state.time, *common)
+            self._launch(n, n0)
             rows = self._rows_in(n0, n)
             if rows:
                 out.append(self.diag.rec.to_numpy()[:rows].astype(np.float64))

@@ -8,8 +8,9 @@ Arrays (n_c clumps, n_w walls), world frame:
     omega   (n_c,) vec3  angular velocity at t_{n−½} [rad/s]
     force   (n_c,) vec3  contact force being accumulated for t_n [N]
     torque  (n_c,) vec3  contact moment about the centre of mass being accumulated [N·m]
-    monitor (n_c,) vec4  motion bound since the last neighbour rebuild [m]; Σk_n [N/m]; Σk_n·lever²
-                         [N·m]; Σc_n [N·s/m] at the last record step
+    damp    (n_c,) vec28 damping block being accumulated for t_n (damping.py)
+    monitor (n_c,) vec6  motion bound since the last neighbour rebuild [m]; Σk_n [N/m]; Σk_n·lever²
+                         [N·m]; Σc_n [N·s/m] at the last record step; quiet steps in a row; asleep (0/1)
     wall_state (n_w,) vec10 displacement from the wall's origin at t_n [m]; motion bound since rebuild [m];
                           velocity at t_{n−½} [m/s]; velocity at t_n [m/s]
 """
@@ -20,6 +21,7 @@ import numpy as np
 import taichi as ti
 
 from . import runtime
+from .damping import DAMP_WIDTH
 from .model import Model, matrix_to_quat, quat_to_matrix
 
 
@@ -36,7 +38,8 @@ class State:
         self.omega = ti.ndarray(v3, nc)
         self.force = ti.ndarray(v3, nc)
         self.torque = ti.ndarray(v3, nc)
-        self.monitor = ti.ndarray(v4, nc)
+        self.monitor = ti.ndarray(ti.types.vector(6, real), nc)
+        self.damp = ti.ndarray(ti.types.vector(DAMP_WIDTH, real), nc)
         self.wall_state = ti.ndarray(ti.types.vector(10, real), nw)
         self.time = 0.0  # t_n [s] of the next force evaluation
         self.step = 0  # steps taken
@@ -48,7 +51,7 @@ class State:
         self.set_poses(np.stack([c.position for c in m.clumps]), q)
         self.vel.from_numpy(np.stack([c.velocity for c in m.clumps]).astype(self._np()))
         self.omega.from_numpy(np.stack([c.angular_velocity for c in m.clumps]).astype(self._np()))
-        for a in (self.force, self.torque, self.monitor, self.wall_state):
+        for a in (self.force, self.torque, self.monitor, self.damp, self.wall_state):
             a.fill(0.0)
         self.time = 0.0
         self.step = 0
@@ -75,4 +78,4 @@ class State:
     def numpy(self) -> dict[str, np.ndarray]:
         """Host copies of the state arrays."""
         return {k: getattr(self, k).to_numpy() for k in
-                ("pos", "quat", "rot", "vel", "omega", "force", "torque", "monitor", "wall_state")}
+                ("pos", "quat", "rot", "vel", "omega", "force", "torque", "damp", "monitor", "wall_state")}

@@ -15,6 +15,7 @@ import taichi as ti
 from . import ledger as L
 from .contact_law import normal_force, shear_force
 from .contacts import N_CAND
+from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
 
 # The impact laws of seed 003 divide by δ̇⁻, the approach speed when a contact forms. A contact that
 # forms while resting (δ̇⁻ ≈ 0) would get an unbounded dashpot, so δ̇⁻ is floored at 1 mm/s; those laws
@@ -98,6 +99,61 @@ def rebuild_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.temp
 
 
 @ti.func
+def damping_block(c_n, c_s, n, r, v_w):
+    """One contact's share of a clump's damping block (``integrator.DAMP_*`` layout).
+
+    The dashpot acts on the contact point's velocity J u = v + ω × r (u = [v; ω], r from the centre of
+    mass) relative to the wall, with point tensor D = c_s 𝟙 + (c_n − c_s) n nᵀ. Its generalised damping
+    matrix is JᵀDJ = c_s JᵀJ + (c_n − c_s) g gᵀ, g = [n; r × n], JᵀJ = [[𝟙, −[r]×], [[r]×, |r|²𝟙 − r rᵀ]];
+    the wall's velocity v_w adds the force Jᵀ D v_w and the scalar v_wᵀ D v_w (for the ledger).
+    """
+    g = ti.Vector([n[0], n[1], n[2], 0.0, 0.0, 0.0])
+    rn = r.cross(n)
+    g[3] = rn[0]
+    g[4] = rn[1]
+    g[5] = rn[2]
+    dc = c_n - c_s
+    r2 = r.dot(r)
+    blk = ti.Vector([0.0] * DAMP_WIDTH)
+    for i in ti.static(range(6)):
+        for j in ti.static(range(i, 6)):
+            jj = 0.0
+            if ti.static(i < 3 and j < 3):
+                jj = 1.0 if ti.static(i == j) else 0.0
+            elif ti.static(i < 3):  # (−[r]×)[i, j−3]
+                jj = _neg_skew(r, i, j - 3)
+            else:
+                jj = (r2 if ti.static(i == j) else 0.0) - r[i - 3] * r[j - 3]
+            blk[ti.static(damp_index(i, j))] = dc * g[i] * g[j] + c_s * jj
+    y = c_s * v_w + dc * n.dot(v_w) * n
+    ry = r.cross(y)
+    for i in ti.static(range(3)):
+        blk[DAMP_FORCE + i] = y[i]
+        blk[DAMP_FORCE + 3 + i] = ry[i]
+    blk[DAMP_SCALAR] = v_w.dot(y)
+    return blk
+
+
+@ti.func
+def _neg_skew(r, i: ti.template(), j: ti.template()):
+    """Entry (i, j) of −[r]×, where [r]× x = r × x."""
+    val = 0.0
+    if ti.static(i == 0 and j == 1):
+        val = r[2]
+    elif ti.static(i == 0 and j == 2):
+        val = -r[1]
+    elif ti.static(i == 1 and j == 0):
+        val = -r[2]
+    elif ti.static(i == 1 and j == 2):
+        val = r[0]
+    elif ti.static(i == 2 and j == 0):
+        val = r[1]
+    elif ti.static(i == 2 and j == 1):
+        val = -r[0]
+    return val
+
+
+@ti.func
 def add_slot(dg: ti.template(), s, force, point, fn):
     m = point.cross(force)
     dg.slots[s] += ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn])
@@ -105,7 +161,7 @@ def add_slot(dg: ti.template(), s, force, point, fn):
 
 @ti.func
 def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                 n_clumps, record, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat):
+                 n_clumps, record, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
     """Force between hull sphere i (of clump c) and wall w at t [s].
 
     Context: clump pose xg [m], rot, velocities vg [m/s], wg [rad/s] at t − Δt/2, contact mass m_c [kg]
@@ -114,7 +170,10 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
     Relative velocities are the latest available, at t − Δt/2, so that Δu_s = v_s Δt is the shear
     displacement since the last step (004 §2.3 centred scheme). Updates the pair's shear history and,
     on record steps, the probe slots and the stiffness monitor. Returns (force on the clump [N], moment
-    about its centre of mass [N·m], (damping, friction, boundary, strain) [J], overlap ÷ radius, touching).
+    about its centre of mass [N·m], (damping, friction, boundary, strain) [J], overlap ÷ radius, touching,
+    damping block). With ``implicit`` the force leaves out the dashpots, whose 6×6 damping matrix about
+    the centre of mass (and wall terms) come back as the damping block for the law of motion to solve
+    implicitly (integrator.py); otherwise the dashpot forces use the velocities at t − Δt/2 (004 §2.1).
     """
     b = md.sph_body[i]
     r = b[3]
@@ -127,6 +186,7 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
     e = ti.Vector([0.0, 0.0, 0.0, 0.0])  # damping, friction, boundary, strain
     ratio = 0.0
     touching = 0
+    blk = ti.Vector([0.0] * DAMP_WIDTH)
     hs = ct.hist[h]
     if valid == 1 and overlap > 0.0 and dist > -r:
         touching = 1
@@ -139,26 +199,34 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
         if v_imp <= 0.0:
             v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
         fe, fd, kn, ks, en, cs, cn = normal_force(mat, r, m_c, overlap, -vn, v_imp)  # R̄ = R_ball (spec §2)
-        fs, fsd, slip, es, _sl = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
-        f = (fe + fd) * normal + fs + fsd
-        tq = arm.cross(f)
+        fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
+        f_el = fe * normal + fs
+        f_dp = fd * normal + fsd  # dashpots at t − Δt/2
         ct.hist[h] = ti.Vector([fs[0], fs[1], fs[2], v_imp])
-        e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, f.dot(vw_now) * dt, en + es])
+        if ti.static(implicit):
+            f = f_el
+            e = ti.Vector([0.0, slip, f_el.dot(vw_now) * dt, en + es])
+            blk = damping_block(cn, cs_eff, normal, arm, vw_now)
+        else:
+            f = f_el + f_dp
+            e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, f.dot(vw_now) * dt, en + es])
+        tq = arm.cross(f)
         ratio = overlap / r
         if record:
+            f_rec = f_el + f_dp
             info = md.sph_info[i]
             s = md.iface_map[c * (n_walls + n_clumps) + w]
             if s >= 0:
-                add_slot(dg, s, f, xc, fe + fd)
+                add_slot(dg, s, f_rec, xc, fe + fd)
             if info[2] >= 0:
-                add_slot(dg, info[2], f, xc, fe + fd)
+                add_slot(dg, info[2], f_rec, xc, fe + fd)
             if info[3] >= 0:
-                add_slot(dg, info[3], f, xc, fe + fd)
+                add_slot(dg, info[3], f_rec, xc, fe + fd)
             lever = arm.cross(normal)
-            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn])
+            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn, 0.0, 0.0])
     elif hs[3] != 0.0:
         ct.hist[h] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
-    return f, tq, e, ratio, touching
+    return f, tq, e, ratio, touching, blk
 
 
 @ti.func
@@ -174,7 +242,7 @@ def _pair(md: ti.template(), i, w):
 
 @ti.func
 def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                         n_clumps, record):
+                         n_clumps, record, implicit: ti.template()):
     """All wall candidates in order, with the context cached while clump and wall repeat, and sums kept
     in registers (each clump's force written once: candidates come in clump order)."""
     cur_c = -1
@@ -195,20 +263,24 @@ def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
     mat = md.mat_pair[0, 0]
     f_sum = ti.Vector([0.0, 0.0, 0.0])
     t_sum = ti.Vector([0.0, 0.0, 0.0])
+    b_sum = ti.Vector([0.0] * DAMP_WIDTH)
     e_sum = ti.Vector([0.0, 0.0, 0.0, 0.0])
     worst = 0.0
     count = 0
+    asleep = 0
     for k in range(ct.counts[N_CAND]):
         pair = ct.cand[k]
         i = pair[0]
         w = pair[1]
         c = md.sph_info[i][0]
+        if asleep == 1 and c == cur_c and not record:
+            continue  # a sleeping body's contacts are evaluated on record steps only
         if c != cur_c:
             if cur_c >= 0:
-                st.force[cur_c] += f_sum
-                st.torque[cur_c] += t_sum
+                _flush(st, cur_c, f_sum, t_sum, b_sum, implicit)
             f_sum = ti.Vector([0.0, 0.0, 0.0])
             t_sum = ti.Vector([0.0, 0.0, 0.0])
+            b_sum = ti.Vector([0.0] * DAMP_WIDTH)
             cur_c = c
             cur_w = -1  # the material pair depends on the clump too
             xg = st.pos[c]
@@ -216,44 +288,62 @@ def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             vg = st.vel[c]
             wg = st.omega[c]
             m_c = md.clump_param[c][0]
+            asleep = 1 if st.monitor[c][5] > 0.5 else 0
+            if asleep == 1 and not record:
+                continue
         if w != cur_w:
             cur_w = w
             o, n, u, v, hu, hv = wall_frame(md, st, w)
             vw, vw_now = _wall_vel(st, w)
             mat = _pair(md, i, w)
-        f, tq, e, ratio, touching = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, xg, rot, vg,
-                                                 wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat)
+        f, tq, e, ratio, touching, blk = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, xg, rot,
+                                                      vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit)
         if touching == 1:
             f_sum += f
             t_sum += tq
+            if ti.static(implicit):
+                b_sum += blk
             e_sum += e
             worst = ti.max(worst, ratio)
             count += 1
     if cur_c >= 0:
-        st.force[cur_c] += f_sum
-        st.torque[cur_c] += t_sum
+        _flush(st, cur_c, f_sum, t_sum, b_sum, implicit)
     _add_ledger(dg, e_sum, count)
     dg.ledger[L.MAX_OVERLAP] = ti.max(dg.ledger[L.MAX_OVERLAP], worst)
 
 
 @ti.func
 def wall_contact_parallel(k, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                          n_walls, n_clumps, record):
+                          n_walls, n_clumps, record, implicit: ti.template()):
     """One candidate with its context loaded, and atomic sums (parallel loops)."""
     pair = ct.cand[k]
     i = pair[0]
     w = pair[1]
     c = md.sph_info[i][0]
+    if record or st.monitor[c][5] < 0.5:
+        _one_wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
+
+
+@ti.func
+def _one_wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
+                      n_walls, n_clumps, record, implicit: ti.template()):
     o, n, u, v, hu, hv = wall_frame(md, st, w)
     vw, vw_now = _wall_vel(st, w)
-    f, tq, e, ratio, touching = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[c],
-                                             st.rot[c], st.vel[c], st.omega[c], md.clump_param[c][0], o, n, u, v,
-                                             hu, hv, vw, vw_now, _pair(md, i, w))
+    f, tq, e, ratio, touching, blk = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[c],
+                                                  st.rot[c], st.vel[c], st.omega[c], md.clump_param[c][0], o, n, u,
+                                                  v, hu, hv, vw, vw_now, _pair(md, i, w), implicit)
     if touching == 1:
-        st.force[c] += f
-        st.torque[c] += tq
+        _flush(st, c, f, tq, blk, implicit)
         _add_ledger(dg, e, 1)
         ti.atomic_max(dg.ledger[L.MAX_OVERLAP], ratio)
+
+
+@ti.func
+def _flush(st: ti.template(), c, f, tq, blk, implicit: ti.template()):
+    st.force[c] += f
+    st.torque[c] += tq
+    if ti.static(implicit):
+        st.damp[c] += blk
 
 
 @ti.func

@@ -1,0 +1,227 @@
+"""Probes: named quantities computed from the record rows (vectorised, on the host).
+
+Each probe's ``evaluate(rows, ctx)`` returns columns for history.csv. ``ctx`` gives the model and the
+record layout. Angles are in degrees where the name says ``_deg``; everything else is SI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .record import C_FORCE, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, RecordLayout
+
+
+@dataclass
+class ProbeContext:
+    model: object
+    layout: RecordLayout
+
+
+def quat_rotate(q: np.ndarray, v) -> np.ndarray:
+    """Rotate body vector v by quaternions q (n, 4) (w, x, y, z) → (n, 3)."""
+    v = np.asarray(v, float)
+    w, x, y, z = q.T
+    u = np.stack([x, y, z], axis=1)
+    t = 2.0 * np.cross(u, np.broadcast_to(v, u.shape))
+    return v + w[:, None] * t + np.cross(u, t)
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, float)
+    return v / np.linalg.norm(v)
+
+
+@dataclass
+class RockingAngle:
+    """Rotation of a body about a horizontal world axis [deg] (and ÷ α when ``alpha`` [rad] is given).
+
+    θ = atan2(e·(a × up), e·up), e the body's ``body_up`` axis in the world, a the rocking axis: a positive
+    rotation about a gives a positive θ.
+    """
+
+    name: str
+    clump: int
+    axis: tuple = (0.0, 1.0, 0.0)
+    up: tuple = (0.0, 0.0, 1.0)
+    body_up: tuple = (0.0, 0.0, 1.0)
+    alpha: float | None = None
+
+    def evaluate(self, rows, ctx):
+        q = ctx.layout.clump(rows, self.clump, C_QUAT, 4)
+        e = quat_rotate(q, _unit(self.body_up))
+        a, up = _unit(self.axis), _unit(self.up)
+        th = np.arctan2(e @ np.cross(a, up), e @ up)
+        out = {self.name: np.degrees(th)}
+        if self.alpha:
+            out[self.name.replace("_deg", "") + "_over_alpha"] = th / self.alpha
+        return out
+
+
+@dataclass
+class AngularVelocity:
+    """ω·a [rad/s] of a body about a world axis (and ÷ p when ``p`` [rad/s] is given)."""
+
+    name: str
+    clump: int
+    axis: tuple = (0.0, 1.0, 0.0)
+    p: float | None = None
+
+    def evaluate(self, rows, ctx):
+        w = ctx.layout.clump(rows, self.clump, C_OMEGA) @ _unit(self.axis)
+        out = {self.name: w}
+        if self.p:
+            out[self.name + "_over_p"] = w / self.p
+        return out
+
+
+@dataclass
+class BodyMotion:
+    """Displacement from the start [m] and acceleration [m/s²] of a body's centre of mass along the
+    horizontal and the vertical: columns ``<prefix>_ux, _uz, _ax, _az`` (acceleration = F/m + g)."""
+
+    prefix: str
+    clump: int
+    horizontal: tuple = (1.0, 0.0, 0.0)
+    up: tuple = (0.0, 0.0, 1.0)
+
+    def evaluate(self, rows, ctx):
+        lay, m = ctx.layout, ctx.model
+        x = lay.clump(rows, self.clump, C_POS)
+        x0 = m.clumps[self.clump].position
+        acc = lay.clump(rows, self.clump, C_FORCE) / m.mass[self.clump] + m.gravity
+        h, up = _unit(self.horizontal), _unit(self.up)
+        return {f"{self.prefix}_ux": (x - x0) @ h, f"{self.prefix}_uz": (x - x0) @ up,
+                f"{self.prefix}_ax": acc @ h, f"{self.prefix}_az": acc @ up}
+
+
+@dataclass
+class BodyVelocity:
+    """Centre-of-mass velocity of a body along a direction [m/s]."""
+
+    name: str
+    clump: int
+    direction: tuple = (0.0, 0.0, 1.0)
+
+    def evaluate(self, rows, ctx):
+        return {self.name: ctx.layout.clump(rows, self.clump, C_VEL) @ _unit(self.direction)}
+
+
+@dataclass
+class ContactForceRatio:
+    """|total contact force on a body| ÷ ``weight`` [N]."""
+
+    name: str
+    clump: int
+    weight: float
+
+    def evaluate(self, rows, ctx):
+        f = ctx.layout.clump(rows, self.clump, C_FORCE)
+        return {self.name: np.linalg.norm(f, axis=1) / self.weight}
+
+
+@dataclass
+class ContactMoment:
+    """Contact moment on a body about its centre of mass along a world axis [N·m]."""
+
+    name: str
+    clump: int
+    axis: tuple = (0.0, 1.0, 0.0)
+
+    def evaluate(self, rows, ctx):
+        return {self.name: ctx.layout.clump(rows, self.clump, C_TORQUE) @ _unit(self.axis)}
+
+
+@dataclass
+class GroupForceRatio:
+    """|contact force summed over a sphere group (a probe slot)| ÷ ``weight`` [N]."""
+
+    name: str
+    slot: int
+    weight: float
+
+    def evaluate(self, rows, ctx):
+        s = ctx.layout.slot(rows, self.slot)
+        return {self.name: np.linalg.norm(s[:, 0:3], axis=1) / self.weight}
+
+
+@dataclass
+class Interface:
+    """Resultant of the contact forces a body receives across an interface (a probe slot).
+
+    Columns: ``<prefix>_H`` horizontal resultant along ``horizontal`` [N]; ``_V`` vertical resultant [N];
+    ``_V_ratio`` = V ÷ ``static_load``; ``_ecc`` = eccentricity of V along ``horizontal`` from the
+    interface centre ÷ ``width`` (|e| ≤ 1/6: resultant in the middle third); ``_friction`` = |H_total| ÷ V
+    (H_total: both horizontal components); ``_contacts`` = number of contacts. The interface centre is the
+    body-frame point ``center_body`` [m] (relative to the body's centre of mass) carried by the body.
+    """
+
+    prefix: str
+    slot: int
+    clump: int
+    center_body: tuple
+    width: float
+    static_load: float
+    horizontal: tuple = (1.0, 0.0, 0.0)
+    up: tuple = (0.0, 0.0, 1.0)
+
+    def evaluate(self, rows, ctx):
+        lay = ctx.layout
+        s = lay.slot(rows, self.slot)
+        f, m_o, count = s[:, 0:3], s[:, 3:6], s[:, 6]
+        h, up = _unit(self.horizontal), _unit(self.up)
+        q = lay.clump(rows, self.clump, C_QUAT, 4)
+        center = lay.clump(rows, self.clump, C_POS) + quat_rotate(q, np.asarray(self.center_body, float))
+        m_p = m_o - np.cross(center, f)  # moment about the interface centre
+        v = f @ up
+        a = np.cross(up, h)  # horizontal axis about which V's offset along h makes a moment
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # a vertical force V at offset e·h from the centre has moment (e h) × (V up) = −e V (up × h)·…
+            ecc = np.where(np.abs(v) > 0, -(m_p @ a) / v, 0.0) / self.width
+            h_all = np.linalg.norm(f - np.outer(v, up), axis=1)
+            fric = np.where(v > 0, h_all / v, 0.0)
+        return {f"{self.prefix}_H": f @ h, f"{self.prefix}_V": v, f"{self.prefix}_V_ratio": v / self.static_load,
+                f"{self.prefix}_ecc": ecc, f"{self.prefix}_friction": fric, f"{self.prefix}_contacts": count}
+
+
+@dataclass
+class WallMotionProbe:
+    """A wall's velocity and displacement along a direction [m/s, m], and its acceleration [m/s²]
+    (the derivative of the prescribed velocity at the record times)."""
+
+    prefix: str
+    wall: int
+    direction: tuple = (1.0, 0.0, 0.0)
+
+    def evaluate(self, rows, ctx):
+        d = _unit(self.direction)
+        disp, vel = ctx.layout.wall(rows, self.wall)
+        t = rows[:, 0]
+        wm = ctx.model.walls[self.wall].motion
+        if wm is None:
+            acc = np.zeros(len(t))
+        else:
+            h = 0.5 * wm.dt
+            acc = (wm.at(t + h) - wm.at(np.maximum(t - h, 0.0))) @ d / np.where(t > h, 2 * h, h)
+        return {f"{self.prefix}_vel": vel @ d, f"{self.prefix}_disp": disp @ d, f"{self.prefix}_acc": acc}
+
+
+@dataclass
+class ForceProfile:
+    """Contact force of each bin of a binned sphere group ÷ ``weight`` (normal component along ``up``),
+    written to its own file ``profile_<name>.csv`` (columns: t, then one per bin centre)."""
+
+    name: str
+    slot: int
+    centers: np.ndarray  # bin centres [m]
+    weight: float
+    up: tuple = (0.0, 0.0, 1.0)
+
+    def table(self, rows, ctx) -> np.ndarray:
+        up = _unit(self.up)
+        cols = [ctx.layout.slot(rows, self.slot + b)[:, 0:3] @ up for b in range(len(self.centers))]
+        return np.column_stack(cols) / self.weight
+
+    def evaluate(self, rows, ctx):
+        return {}
