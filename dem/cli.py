@@ -26,6 +26,11 @@ def _add_run(sub):
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--threads", type=int, default=None, help="CPU threads for Taichi")
+    v = p.add_mutually_exclusive_group()
+    v.add_argument("--vtk-every", type=int, default=None, metavar="N",
+                   help="write a ParaView frame (vtk/*.vtu + run.pvd) every N records")
+    v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
+    p.add_argument("--vtk-all-spheres", action="store_true", help="frames hold every sphere, not only the hull")
 
 
 def _cmd_run(a) -> int:
@@ -46,12 +51,24 @@ def _cmd_run(a) -> int:
         from .scene import resolve_params
 
         resolve_params(module.PARAMS, overrides, scene=Path(a.scene).stem)
+        if a.vtk_every is not None and a.vtk_every < 1:
+            raise ValueError(f"--vtk-every must be >= 1, got {a.vtk_every}")
+        if a.vtk_fps is not None and not a.vtk_fps > 0:
+            raise ValueError(f"--vtk-fps must be > 0, got {a.vtk_fps}")
         runtime.init(a.arch, a.precision, threads=a.threads)
         scene = build_scene(module, overrides)
         out = Path(a.out) if a.out else Path("runs") / scene.name
+        writer, frame_dt = None, None
+        if a.vtk_every is not None or a.vtk_fps is not None:
+            from .vtk_output import VtkWriter
+
+            writer = VtkWriter(out, scene.model, all_spheres=a.vtk_all_spheres)
+            record_dt = a.record_dt or scene.record_dt
+            frame_dt = record_dt * a.vtk_every if a.vtk_every is not None else 1.0 / a.vtk_fps
         result = run_scene(scene, t_end=a.t_end, dt=dt, out_dir=out, record_dt=a.record_dt, force=a.force,
                            progress=not a.no_progress and sys.stderr.isatty(),
-                           implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep)
+                           implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
+                           frame_dt=frame_dt, frame_writer=writer)
     except ValueError as e:
         print(f"dem: error: {e}", file=sys.stderr)
         return 2
@@ -115,7 +132,20 @@ def main(argv: list[str] | None = None) -> int:
     pl = sub.add_parser("plot", help="plot history.csv of an output folder")
     pl.add_argument("out_dir")
     pl.add_argument("probes", nargs="*", help="columns to plot (default: all, grouped)")
+    r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
+    try:
+        from .render import add_arguments as _render_args
+        from .render import main as _cmd_render
+    except ImportError:  # the render module is optional (pyvista extra)
+        _render_args, _cmd_render = None, None
+    if _render_args is not None:
+        _render_args(r)
     a = parser.parse_args(argv)
+    if a.command == "render":
+        if _cmd_render is None:
+            print("dem: error: rendering needs pyvista: pip install 'dem[vis]'", file=sys.stderr)
+            return 2
+        return _cmd_render(a)
     return {"run": _cmd_run, "scenes": _cmd_scenes, "plot": _cmd_plot}[a.command](a)
 
 

@@ -130,8 +130,14 @@ def _diagnose(rows: np.ndarray, cols: dict, err: np.ndarray, sim: Simulation) ->
 
 def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Path | str | None = None,
               record_dt: float | None = None, force: bool = False, progress: bool = True,
-              implicit_damping: bool = True, plots: bool = True, sleep: bool = True) -> RunResult:
-    """Run a scene and write its output folder (if ``out_dir``). See the module docstring."""
+              implicit_damping: bool = True, plots: bool = True, sleep: bool = True, frame_dt: float | None = None,
+              frame_writer=None) -> RunResult:
+    """Run a scene and write its output folder (if ``out_dir``). See the module docstring.
+
+    Frames: with ``frame_writer`` (an object with ``write(frame)`` and ``close()``, see dem.snapshot.Frame)
+    and ``frame_dt`` [s], a snapshot is handed to the writer at t = 0 and every frame_dt (rounded to whole
+    steps); chunks of steps end on frame times.
+    """
     t_end = scene.t_end if t_end is None else float(t_end)
     if not (math.isfinite(t_end) and t_end > 0):
         raise ValueError(f"t_end must be > 0 [s], got {t_end}")
@@ -166,8 +172,16 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
     chunk = min(n_total, 2000)
     done = 0
     errs = []
+    frame_every = None
+    if frame_writer is not None:
+        from .snapshot import snapshot
+
+        frame_every = max(1, int(round((frame_dt or record_dt) / dt)))
+        frame_writer.write(snapshot(sim))
     while done < n_total:
         n = min(chunk, n_total - done)
+        if frame_every is not None:
+            n = min(n, frame_every - done % frame_every)
         t0 = time.perf_counter()
         rows = sim.advance(n)
         el = time.perf_counter() - t0
@@ -182,6 +196,8 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
             diagnosis = _diagnose(rows, cols, err, sim)
         if bar is not None:
             bar.update(round(n * dt, 6))
+        if frame_every is not None and done % frame_every == 0:
+            frame_writer.write(snapshot(sim))
         if diagnosis:
             break
         chunk = int(max(100, min(n_total, n * max(0.2, min(5.0, 0.25 / max(el, 1e-6))))))
@@ -190,6 +206,8 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
             last_ckpt = time.perf_counter()
     if bar is not None:
         bar.close()
+    if frame_writer is not None:
+        frame_writer.close()
     wall = time.perf_counter() - t_wall0
 
     history = hist.columns()

@@ -1,0 +1,143 @@
+"""Snapshots of a simulation for visualisation: world sphere positions and velocities, walls, and the
+contact network (one entry per touching hull-sphere–wall pair).
+
+Contact forces in a snapshot are the elastic parts (normal Hertz/linear spring force and the stored
+Mindlin shear force) at the snapshot's time; dashpot forces depend on the step's velocity update and are
+left out.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import taichi as ti
+
+from .contact_law import normal_force
+from .contacts import N_CAND
+from .solver import ContactArgs, ModelArgs, StateArgs
+from .wall_contact import _pair, plane_distance, wall_frame
+
+
+@dataclass
+class Frame:
+    """One snapshot; every array is world frame, SI units.
+
+    Attributes:
+        t: time [s].
+        centers, radii, clump_id: spheres (hull spheres only unless asked for all) [m], [m], index.
+        velocity: sphere-centre velocities v + ω × r [m/s], shape (n, 3).
+        angular_velocity: the sphere's clump's ω [rad/s], shape (n, 3).
+        contact_force: sum of the elastic contact forces on each sphere [N], shape (n, 3).
+        wall_corners: (n_w, 4, 3) corners of each facet (infinite planes: a square of side ``plane_size``).
+        wall_velocity: (n_w, 3) [m/s].
+        contact_point, contact_normal: (n_c, 3) contact points [m] and normals (wall → sphere).
+        contact_sphere, contact_wall: (n_c,) sphere index (in this frame's sphere arrays, −1 if the
+            sphere is not in the frame) and wall index.
+        contact_fn, contact_fs: (n_c,) normal and shear force magnitudes [N].
+        clump_position, clump_quaternion, clump_velocity, clump_omega: per clump.
+    """
+
+    t: float
+    centers: np.ndarray
+    radii: np.ndarray
+    clump_id: np.ndarray
+    velocity: np.ndarray
+    angular_velocity: np.ndarray
+    contact_force: np.ndarray
+    wall_corners: np.ndarray
+    wall_velocity: np.ndarray
+    contact_point: np.ndarray
+    contact_normal: np.ndarray
+    contact_sphere: np.ndarray
+    contact_wall: np.ndarray
+    contact_fn: np.ndarray
+    contact_fs: np.ndarray
+    clump_position: np.ndarray
+    clump_quaternion: np.ndarray
+    clump_velocity: np.ndarray
+    clump_omega: np.ndarray
+
+
+@ti.kernel
+def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, n_walls: ti.i32, out_i: ti.types.ndarray(),
+                          out_f: ti.types.ndarray()) -> ti.i32:
+    n_out = 0
+    ti.loop_config(serialize=True)
+    for k in range(ct.counts[N_CAND]):
+        pair = ct.cand[k]
+        i = pair[0]
+        w = pair[1]
+        c = md.sph_info[i][0]
+        b = md.sph_body[i]
+        x = st.pos[c] + st.rot[c] @ ti.Vector([b[0], b[1], b[2]])
+        o, n, u, v, hu, hv = wall_frame(md, st, w)
+        dist, normal, valid = plane_distance(x, o, n, u, v, hu, hv)
+        overlap = b[3] - dist
+        if valid == 1 and overlap > 0.0 and dist > -b[3]:
+            fe, _fd, _kn, _ks, _en, _cs, _cn = normal_force(_pair(md, i, w), b[3], md.clump_param[c][0], overlap,
+                                                              0.0, 1.0)
+            hs = ct.hist[i * n_walls + w]
+            fs = ti.Vector([hs[0], hs[1], hs[2]])
+            xc = x - normal * (b[3] - 0.5 * overlap)
+            out_i[n_out, 0] = i
+            out_i[n_out, 1] = w
+            f = fe * normal + fs
+            for j in ti.static(range(3)):
+                out_f[n_out, j] = xc[j]
+                out_f[n_out, 3 + j] = normal[j]
+                out_f[n_out, 8 + j] = f[j]
+            out_f[n_out, 6] = fe
+            out_f[n_out, 7] = fs.norm()
+            n_out += 1
+    return n_out
+
+
+def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None) -> Frame:
+    """A :class:`Frame` of `sim` now (hull spheres only unless ``all_spheres``)."""
+    m = sim.model
+    s = sim.state.numpy()
+    pos, rot, vel, omg = s["pos"], s["rot"], s["vel"], s["omega"]
+    centers, radii, cid = m.world_spheres(pos, rot, hull_only=not all_spheres)
+    arm = centers - pos[cid]
+    velocity = vel[cid] + np.cross(omg[cid], arm)
+
+    # contacts
+    cap = max(sim.contacts.capacity, 1)
+    out_i = np.zeros((cap, 2), np.int32)
+    out_f = np.zeros((cap, 11), np.float64 if sim.state._np() == np.float64 else np.float32)
+    md, st, ct, _dg = sim._packs()
+    n = _export_wall_contacts(md, st, ct, m.wall_count, out_i, out_f)
+    out_i, out_f = out_i[:n], out_f[:n].astype(float)
+    # map device hull index → index in this frame's sphere arrays
+    hull_to_frame = np.full(m.hull_count, -1)
+    offset = 0
+    for c, cs in enumerate(m.clumps):
+        h = m.hull_index[c]  # template indices of hull spheres, in device order
+        if all_spheres:
+            hull_to_frame[m.hull_start[c]: m.hull_start[c + 1]] = offset + h
+            offset += cs.template.sphere_count
+        else:
+            # frame lists hull spheres in template order
+            order = np.argsort(np.argsort(h))
+            hull_to_frame[m.hull_start[c]: m.hull_start[c + 1]] = offset + order
+            offset += cs.template.hull_count
+    sphere = hull_to_frame[out_i[:, 0]] if n else np.zeros(0, int)
+    force = np.zeros_like(centers)
+    if n:
+        np.add.at(force, sphere[sphere >= 0], out_f[sphere >= 0, 8:11])
+
+    ws = s["wall_state"]
+    corners, wvel = [], []
+    span = plane_size or 2.0 * float(np.max(np.abs(pos)) + np.max(m.bound_radius))
+    for w, wall in enumerate(m.walls):
+        o = wall.origin + ws[w, 0:3]
+        hu, hv = wall.half_extents if wall.half_extents is not None else (span / 2, span / 2)
+        u, v = wall.u_axis, wall.v_axis
+        corners.append([o - hu * u - hv * v, o + hu * u - hv * v, o + hu * u + hv * v, o - hu * u + hv * v])
+        wvel.append(ws[w, 7:10])
+    return Frame(
+        t=sim.state.time, centers=centers, radii=radii, clump_id=cid, velocity=velocity,
+        angular_velocity=omg[cid], contact_force=force,
+        wall_corners=np.asarray(corners, float).reshape(-1, 4, 3), wall_velocity=np.asarray(wvel, float).reshape(-1, 3),
+        contact_point=out_f[:, 0:3], contact_normal=out_f[:, 3:6], contact_sphere=sphere,
+        contact_wall=out_i[:, 1].astype(int), contact_fn=out_f[:, 6], contact_fs=out_f[:, 7],
+        clump_position=pos, clump_quaternion=s["quat"], clump_velocity=vel, clump_omega=omg)
