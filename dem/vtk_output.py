@@ -1,0 +1,224 @@
+"""ParaView output: one set of VTU files per frame and ``.pvd`` collections that tie them to simulated time.
+
+Layout of an output folder (``K`` is the frame number, 6 digits)::
+
+    run.pvd                    the collection: every part of every frame with its time [s] (ParaView and
+                               pyvista read it as a multiblock per time: spheres, walls, contacts, clumps)
+    vtk/spheres_K.vtu          spheres as vertex cells; point data radius [m], velocity [m/s],
+                               clump_id, contact_force [N], angular_velocity [rad/s] (the sphere's clump's ω)
+    vtk/walls_K.vtu            walls as quads (infinite planes as squares); cell data velocity [m/s], wall_id
+    vtk/contacts_K.vtu         the contact network, one line cell per touching sphere–wall pair from the
+                               contact point to the sphere's centre (point 2k is the contact point, 2k+1 the
+                               centre); cell data normal_force [N], shear_force [N] (magnitudes),
+                               normal (wall → sphere), sphere_id (index in the frame's spheres), wall_id
+    vtk/clumps_K.vtu           one vertex per clump at its centre of mass; point data velocity [m/s],
+                               angular_velocity [rad/s], quaternion (w, x, y, z), clump_id
+
+In ParaView: open ``run.pvd``; for spheres of their true size apply Glyph (Glyph Type Sphere, Scale
+Array ``radius``, Scale Factor 2: the glyph's own radius is 0.5), or use the Point Gaussian representation
+with Scale Array ``radius``; Extract Block picks one part.
+
+Every file, the collections included, is written to a temporary name and moved over its final name in
+one step (os.replace), so a run stopped at any moment leaves valid files and a ``.pvd`` listing the frames
+written so far. Arrays go out binary and zlib-compressed (VTK's own compressed format), float64 as the
+engine holds them, so a frame read back equals the snapshot bit for bit. A part with nothing in it (no
+contact yet) is a valid empty VTU, written uncompressed; meshio 5.3 cannot read empty meshes back, so use
+:func:`dem.results.read_vtu`, which can.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+import meshio
+import numpy as np
+
+from .snapshot import Frame
+
+PARTS = ("spheres", "walls", "contacts", "clumps")
+PVD_NAME = "run.pvd"
+VTK_DIR = "vtk"
+DEFAULT_FRAME_RATE = 25.0  # frames per simulated second: smooth playback of rocking (periods ≳ 0.2 s)
+COMPRESSIONS = ("zlib", "lzma", None)
+
+
+def _atomic_write(path: Path, write) -> None:
+    """``write(tmp_path)`` then move tmp_path over `path` (same folder, so the move is atomic).
+
+    No fsync: os.replace already makes the file appear whole or not at all if the process stops; fsync
+    only adds power-failure durability, at a cost of milliseconds per file (3-5 files per frame).
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp.exists():
+            tmp.unlink()
+        raise
+
+
+def sphere_mesh(frame: Frame) -> meshio.Mesh:
+    """Spheres of `frame` as vertex cells with their point data."""
+    n = len(frame.radii)
+    return meshio.Mesh(
+        np.ascontiguousarray(frame.centers, float).reshape(n, 3),
+        [("vertex", np.arange(n, dtype=np.int64).reshape(n, 1))],
+        point_data={
+            "radius": np.asarray(frame.radii, float),
+            "velocity": np.asarray(frame.velocity, float).reshape(n, 3),
+            "clump_id": np.asarray(frame.clump_id, np.int32),
+            "contact_force": np.asarray(frame.contact_force, float).reshape(n, 3),
+            "angular_velocity": np.asarray(frame.angular_velocity, float).reshape(n, 3),
+        },
+    )
+
+
+def wall_mesh(frame: Frame) -> meshio.Mesh:
+    """Walls of `frame` as quads (corner order as in the snapshot) with cell data."""
+    nw = len(frame.wall_corners)
+    return meshio.Mesh(
+        np.asarray(frame.wall_corners, float).reshape(4 * nw, 3),
+        [("quad", np.arange(4 * nw, dtype=np.int64).reshape(nw, 4))],
+        cell_data={"velocity": [np.asarray(frame.wall_velocity, float).reshape(nw, 3)],
+                   "wall_id": [np.arange(nw, dtype=np.int32)]},
+    )
+
+
+def contact_mesh(frame: Frame) -> meshio.Mesh:
+    """The contact network of `frame`: line cells from each contact point to its sphere's centre.
+
+    A contact whose sphere is not in the frame (index −1) ends at contact point + normal × the smallest
+    radius instead; the engine never produces one (contacts are on hull spheres, which every frame holds).
+    """
+    nc = len(frame.contact_fn)
+    cp = np.asarray(frame.contact_point, float).reshape(nc, 3)
+    normal = np.asarray(frame.contact_normal, float).reshape(nc, 3)
+    sphere = np.asarray(frame.contact_sphere, np.int64).reshape(nc)
+    ok = sphere >= 0
+    end = cp + normal * float(np.min(frame.radii) if len(frame.radii) else 0.0)
+    end[ok] = np.asarray(frame.centers, float)[sphere[ok]]
+    pts = np.empty((2 * nc, 3))
+    pts[0::2], pts[1::2] = cp, end
+    return meshio.Mesh(
+        pts,
+        [("line", np.arange(2 * nc, dtype=np.int64).reshape(nc, 2))],
+        cell_data={
+            "normal_force": [np.asarray(frame.contact_fn, float).reshape(nc)],
+            "shear_force": [np.asarray(frame.contact_fs, float).reshape(nc)],
+            "normal": [normal],
+            "sphere_id": [sphere.astype(np.int32)],
+            "wall_id": [np.asarray(frame.contact_wall, np.int32).reshape(nc)],
+        },
+    )
+
+
+def clump_mesh(frame: Frame) -> meshio.Mesh:
+    """Clumps of `frame`: one vertex at each centre of mass with the body's velocities and orientation."""
+    nc = len(frame.clump_position)
+    return meshio.Mesh(
+        np.asarray(frame.clump_position, float).reshape(nc, 3),
+        [("vertex", np.arange(nc, dtype=np.int64).reshape(nc, 1))],
+        point_data={
+            "velocity": np.asarray(frame.clump_velocity, float).reshape(nc, 3),
+            "angular_velocity": np.asarray(frame.clump_omega, float).reshape(nc, 3),
+            "quaternion": np.asarray(frame.clump_quaternion, float).reshape(nc, 4),
+            "clump_id": np.arange(nc, dtype=np.int32),
+        },
+    )
+
+
+MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}
+
+
+def pvd_text(entries: list[tuple[float, int, str, str]]) -> str:
+    """A ParaView collection: entries (time [s], part number, part name, file path relative to the .pvd)."""
+    lines = ['<?xml version="1.0"?>',
+             '<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">',
+             "  <Collection>"]
+    # repr(float) round-trips exactly, so the .pvd time equals the snapshot's time
+    lines += [f'    <DataSet timestep="{t!r}" group="" part="{p}" name={quoteattr(name)} file={quoteattr(f)}/>'
+              for t, p, name, f in entries]
+    lines += ["  </Collection>", "</VTKFile>", ""]
+    return "\n".join(lines)
+
+
+class VtkWriter:
+    """Frame writer for :func:`dem.run.run_scene`: ``write(frame)`` per frame, ``close()`` at the end.
+
+    Args:
+        out_dir: the run's output folder; frames go to ``out_dir/vtk``, the collection to ``out_dir/run.pvd``.
+        model: the run's :class:`dem.model.Model` (which parts exist: no walls, no walls part).
+        all_spheres: the frames hold every sphere (default: only hull spheres, those that can touch).
+        compression: ``"zlib"`` (default), ``"lzma"`` (smaller, several times slower) or None.
+
+    Files left by an earlier run in ``out_dir/vtk`` that follow this writer's naming are removed at
+    construction, so the folder never mixes two runs.
+    """
+
+    def __init__(self, out_dir: Path | str, model, *, all_spheres: bool = False, compression: str | None = "zlib"):
+        if not isinstance(all_spheres, bool):
+            raise TypeError(f"all_spheres must be True or False, got {all_spheres!r}")
+        if compression not in COMPRESSIONS:
+            raise ValueError(f"compression must be one of {COMPRESSIONS}, got {compression!r}")
+        self.out_dir = Path(out_dir)
+        if self.out_dir.exists() and not self.out_dir.is_dir():
+            raise ValueError(f"out_dir must be a folder, got the file {self.out_dir}")
+        self.all_spheres = all_spheres
+        self.compression = compression
+        self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
+        self.vtk_dir = self.out_dir / VTK_DIR
+        self.vtk_dir.mkdir(parents=True, exist_ok=True)
+        for part in PARTS:
+            for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
+                old.unlink()
+        self.frame_count = 0
+        self.times: list[float] = []
+        self.closed = False
+        self._write_collections()  # an empty but valid run.pvd from the start
+
+    @property
+    def pvd_path(self) -> Path:
+        return self.out_dir / PVD_NAME
+
+    def frame_path(self, k: int, part: str = "spheres") -> Path:
+        """Path of part `part` of frame number `k`."""
+        if part not in PARTS:
+            raise ValueError(f"part must be one of {PARTS}, got {part!r}")
+        return self.vtk_dir / f"{part}_{k:06d}.vtu"
+
+    def write(self, frame: Frame) -> None:
+        """Write `frame`'s parts, then the collections that list it."""
+        if self.closed:
+            raise RuntimeError("VtkWriter.write after close()")
+        k = self.frame_count
+        for part in self.parts:
+            mesh = MESHERS[part](frame)
+            # VTK's compressed format with zero blocks is legal but some readers reject it: write empty
+            # parts uncompressed
+            comp = self.compression if len(mesh.points) else None
+            _atomic_write(self.frame_path(k, part),
+                          lambda tmp, m=mesh, c=comp: meshio.write(tmp, m, file_format="vtu", compression=c))
+        self.times.append(float(frame.t))
+        self.frame_count += 1
+        self._write_collections()
+
+    def close(self) -> None:
+        if not self.closed:
+            self._write_collections()
+            self.closed = True
+
+    def _write_collections(self) -> None:
+        # rewritten whole each frame: ~100 bytes per part and frame, so even 10⁴ frames cost milliseconds
+        entries = [(t, p, part, f"{VTK_DIR}/{part}_{k:06d}.vtu")
+                   for k, t in enumerate(self.times) for p, part in enumerate(self.parts)]
+        text = pvd_text(entries)
+        _atomic_write(self.pvd_path, lambda tmp: tmp.write_text(text))
+
+    def __enter__(self) -> VtkWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
