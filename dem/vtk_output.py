@@ -28,6 +28,7 @@ contact yet) is a valid empty VTU, written uncompressed; meshio 5.3 cannot read 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -35,6 +36,7 @@ from xml.sax.saxutils import quoteattr
 import meshio
 import numpy as np
 
+from .model import quat_to_matrix
 from .snapshot import Frame
 
 PARTS = ("spheres", "walls", "contacts", "clumps")
@@ -130,6 +132,29 @@ def clump_mesh(frame: Frame) -> meshio.Mesh:
     )
 
 
+def expand_to_all_spheres(frame: Frame, model) -> Frame:
+    """`frame` (hull spheres only) with every sphere of every clump, in template order per clump.
+
+    Hull spheres keep the snapshot's values; interior spheres are placed from the clump's pose
+    (quaternion, so they agree with the engine's rotation matrix to round-off), move with it
+    (v + ω × r) and carry no contact force. Contact sphere indices are remapped.
+    """
+    rot = np.stack([quat_to_matrix(q / np.linalg.norm(q)) for q in np.asarray(frame.clump_quaternion, float)])
+    pos = np.asarray(frame.clump_position, float)
+    centers, radii, cid = model.world_spheres(pos, rot, hull_only=False)
+    starts = np.cumsum([0] + [cs.template.sphere_count for cs in model.clumps])
+    hull_to_all = np.concatenate([starts[c] + np.flatnonzero(cs.template.hull) for c, cs in enumerate(model.clumps)])
+    velocity = frame.clump_velocity[cid] + np.cross(frame.clump_omega[cid], centers - pos[cid])
+    force = np.zeros_like(centers)
+    centers[hull_to_all], velocity[hull_to_all] = frame.centers, frame.velocity
+    force[hull_to_all] = frame.contact_force
+    sphere = np.asarray(frame.contact_sphere, np.int64)
+    sphere = np.where(sphere >= 0, hull_to_all[np.maximum(sphere, 0)], -1)
+    return dataclasses.replace(frame, centers=centers, radii=radii, clump_id=cid, velocity=velocity,
+                               angular_velocity=np.asarray(frame.clump_omega, float)[cid], contact_force=force,
+                               contact_sphere=sphere)
+
+
 MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}
 
 
@@ -151,7 +176,10 @@ class VtkWriter:
     Args:
         out_dir: the run's output folder; frames go to ``out_dir/vtk``, the collection to ``out_dir/run.pvd``.
         model: the run's :class:`dem.model.Model` (which parts exist: no walls, no walls part).
-        all_spheres: the frames hold every sphere (default: only hull spheres, those that can touch).
+        all_spheres: the frames hold every sphere (default: only hull spheres, those that can touch). A
+            hull-only frame handed to a writer with all_spheres is completed with
+            :func:`expand_to_all_spheres`; the run loop can also ask :func:`dem.snapshot.snapshot` for
+            all spheres by reading this attribute.
         compression: ``"zlib"`` (default), ``"lzma"`` (smaller, several times slower) or None.
 
     Files left by an earlier run in ``out_dir/vtk`` that follow this writer's naming are removed at
@@ -166,6 +194,7 @@ class VtkWriter:
         self.out_dir = Path(out_dir)
         if self.out_dir.exists() and not self.out_dir.is_dir():
             raise ValueError(f"out_dir must be a folder, got the file {self.out_dir}")
+        self.model = model
         self.all_spheres = all_spheres
         self.compression = compression
         self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
@@ -193,6 +222,8 @@ class VtkWriter:
         """Write `frame`'s parts, then the collections that list it."""
         if self.closed:
             raise RuntimeError("VtkWriter.write after close()")
+        if self.all_spheres and len(frame.radii) != self.model.ball_count:
+            frame = expand_to_all_spheres(frame, self.model)
         k = self.frame_count
         for part in self.parts:
             mesh = MESHERS[part](frame)
