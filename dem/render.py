@@ -58,16 +58,15 @@ def setup_offscreen() -> None:
         os.environ["VTK_DEFAULT_OPENGL_WINDOW"] = "vtkOSOpenGLRenderWindow"
 
 
-def _probe() -> None:
-    """Render a sphere off-screen and print the image's standard deviation (run in a child process)."""
-    setup_offscreen()
-    import pyvista as pv
-
-    p = pv.Plotter(off_screen=True, window_size=(64, 48))
-    p.add_mesh(pv.Sphere(), color="red")
-    img = p.screenshot(return_img=True)
-    p.close()
-    print(f"probe {img.shape[1]}x{img.shape[0]} std {float(np.std(img)):.3f}")
+# rendered in a child process (without importing dem, whose import starts nothing but costs seconds)
+_PROBE = """
+import numpy as np, pyvista as pv
+p = pv.Plotter(off_screen=True, window_size=(64, 48))
+p.add_mesh(pv.Sphere(), color="red")
+img = p.screenshot(return_img=True)
+p.close()
+print(f"probe {img.shape[1]}x{img.shape[0]} std {float(np.std(img)):.3f}")
+"""
 
 
 def can_render(*, timeout: float = 120.0) -> tuple[bool, str]:
@@ -77,9 +76,9 @@ def can_render(*, timeout: float = 120.0) -> tuple[bool, str]:
         import pyvista  # noqa: F401
     except ImportError:
         return False, "pyvista is not installed (pip install 'dem[vis]')"
+    setup_offscreen()  # the child inherits the choice
     try:
-        r = subprocess.run([sys.executable, "-c", "from dem.render import _probe; _probe()"], capture_output=True,
-                           text=True, timeout=timeout)
+        r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, f"an off-screen test render did not finish in {timeout:g} s"
     line = [s for s in r.stdout.splitlines() if s.startswith("probe ")]
@@ -282,6 +281,7 @@ class FrameRenderer:
             self.draw(k)
         finally:
             self.plotter.suppress_rendering = False
+        self.plotter.render()  # a no-op before the first screenshot, which renders by itself
         return self.plotter.screenshot(return_img=True)
 
     def close(self) -> None:
