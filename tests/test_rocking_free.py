@@ -10,6 +10,7 @@ import pytest
 
 from validation.rocking import MotionState, free_rocking
 from validation.rocking import closed_form as cf
+from validation.rocking.solver import CHATTER_WINDOW
 
 WIDTH, HEIGHT = 2 * 0.6 * math.sin(math.radians(20)), 2 * 0.6 * math.cos(math.radians(20))
 ALPHA = cf.slenderness(WIDTH, HEIGHT)
@@ -81,8 +82,9 @@ def test_nonlinear_free_rocking_agrees_with_adaptive_reference():
 
 def test_impacts_accumulate_and_the_block_comes_to_rest():
     # With e < 1 the impacts accumulate in finite time (Zeno); the linearised sum of half periods is
-    # t_rest = T(θ0)/4 + Σ_k T(θ_k)/2. Rest is declared once a bounce fits inside one step, so it comes
-    # at most a few steps (and the tail of the geometric sum) before t_rest.
+    # t_rest = T(θ0)/4 + Σ_k T(θ_k)/2. Rest is declared at the impact after which the remaining
+    # impacts would accumulate within CHATTER_WINDOW/p (solver.py), so at most that long before t_rest
+    # (plus one output step).
     theta0 = 0.5 * ALPHA
     res = free_rocking(WIDTH, HEIGHT, theta0, 4.0, linear=True)
     amps = cf.amplitude_after_impacts(theta0, ALPHA, E_HOUSNER, np.arange(1, 2000))
@@ -91,7 +93,10 @@ def test_impacts_accumulate_and_the_block_comes_to_rest():
     )
     assert res.state == MotionState.REST and not res.overturned
     first_rest = res.t[np.argmax(res.states == MotionState.REST)]
-    assert t_rest - 0.01 < first_rest <= t_rest + 1e-3
+    assert t_rest - CHATTER_WINDOW / P - 1e-3 < first_rest <= t_rest + 1e-3
+    # impacts while |θ̇| >~ 0.05 rad/s (the first 12) on the closed-form times (RK4_TIME_TOL's premise)
+    times = cf.linear_free_rocking_impact_times(theta0, ALPHA, P, E_HOUSNER, 12)
+    np.testing.assert_allclose(res.impact_times[:12], times, atol=RK4_TIME_TOL, rtol=0)
     assert np.all(res.theta[res.t > t_rest + 1e-3] == 0.0)
 
 

@@ -83,7 +83,26 @@ def test_crossing_after_a_turning_point_is_bracketed():
     y_k = (*exact_linear(t_k, theta0), t_k)
     y_k1 = exact_linear(t_k + h, theta0)
     assert y_k1[0] < 0 and not transform_is_safe(y_k[0], y_k[1], P * P * (y_k[0] - ALPHA))
-    th_f, om_f, t_f = hermite_impact(linear_rate, y_k, y_k1, h, RK4)
+    th_f, om_f, t_f = hermite_impact(linear_rate, y_k, y_k1, h, RK4, 1.0)
     assert th_f[0] == 0.0
     assert abs(exact_linear(float(t_f[0]), theta0)[0]) <= IMPACT_ANGLE_TOL
     np.testing.assert_allclose(t_f, quarter, atol=IMPACT_ANGLE_TOL / abs(om_f[0]))
+
+
+def test_bounce_from_theta_zero_returning_inside_the_step():
+    # After an impact the block leaves θ = 0 with a small θ̇0 > 0 and falls back within the step.
+    # Linearised on θ > 0: θ = α (1 − cosh pt) + (θ̇0/p) sinh pt returns to 0 at pt = 2 atanh(θ̇0/(p α))
+    # with θ̇ = −θ̇0. One RK4 step of that length τ ≈ 0.0094 s errs by (p τ)^5/120 × (α p) ≈ 4e-10 rad/s
+    # in θ̇ (the α p sinh term dominates), a few 1e-12 rad in θ.
+    om0 = 0.02
+    t_back = 2 * math.atanh(om0 / (P * ALPHA)) / P
+    h = 1.5 * t_back
+
+    def exact(t):
+        return (ALPHA * (1 - math.cosh(P * t)) + om0 / P * math.sinh(P * t),
+                -ALPHA * P * math.sinh(P * t) + om0 * math.cosh(P * t))  # fmt: skip
+
+    th1, om1 = exact(h)
+    th_f, om_f, t_f = hermite_impact(linear_rate, (0.0, om0, 0.0), (th1, om1), h, RK4, 1.0)
+    assert abs(exact(float(t_f[0]))[0]) <= IMPACT_ANGLE_TOL
+    assert om_f[0] == pytest.approx(-om0, abs=1e-9)

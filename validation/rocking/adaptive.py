@@ -16,7 +16,7 @@ from scipy.integrate import solve_ivp
 from validation.rocking.block import RockingBlock
 from validation.rocking.equations import angular_acceleration
 from validation.rocking.result import MotionState, RockingResult
-from validation.rocking.solver import uplift_time
+from validation.rocking.solver import chatter_settles, uplift_time
 
 CHATTER_INTERVAL = 1e-12
 """An impact this soon [s] after the previous one (relative to max(1, t)) is chattering: rest."""
@@ -125,8 +125,6 @@ def solve_adaptive(
             continue
         impacts.append(t_f)
         th, om, side, t = 0.0, e * om_f, -side, t_f  # 000 Eq. 23
-        if abs(om) < w_rest:
+        if abs(om) < w_rest or chatter_settles(block, linear, float(acc(t_f)), side, abs(om)):
             rocking, om = False, 0.0
-    return RockingResult(
-        t_grid, theta, omega, states, impacts, uplifts, overturn_time is not None, overturn_time
-    )
+    return RockingResult(t_grid, theta, omega, states, impacts, uplifts, overturn_time is not None, overturn_time)

@@ -18,10 +18,22 @@ from validation.rocking._checks import choice, positive
 from validation.rocking.block import RockingBlock
 from validation.rocking.closed_form import STANDARD_GRAVITY
 from validation.rocking.equations import angular_acceleration
-from validation.rocking.impact_time import hermite_impact, time_transform_step, transform_is_safe
+from validation.rocking.impact_time import (
+    chatter_duration,
+    hermite_impact,
+    time_transform_step,
+    transform_is_safe,
+)
 from validation.rocking.result import MotionState
 from validation.rocking.runge_kutta import TABLEAUS, rk_step
-from validation.rocking.solver import REST_OMEGA_FRACTION, ROUNDING_ANGLE, check_common
+from validation.rocking.solver import (
+    CHATTER_WINDOW,
+    MAX_BOUNCES_PER_STEP,
+    REST_OMEGA_FRACTION,
+    ROUNDING_ANGLE,
+    chatter_settles,
+    check_common,
+)
 
 _REST, _ROCKING, _OVERTURNED = int(MotionState.REST), int(MotionState.ROCKING), int(MotionState.OVERTURNED)
 
@@ -120,6 +132,7 @@ class _BatchMarch:
     """State of all records (struct of arrays) and the per-step event handling."""
 
     def __init__(self, block, acc, dt, m, linear, method, tab, over, rest_omega):
+        self.block = block
         self.alpha, self.p, self.g, self.e = block.alpha, block.p, block.g, block.restitution
         self.thr = block.uplift_acceleration
         self.linear, self.over = linear, over
@@ -263,44 +276,84 @@ class _BatchMarch:
         return rested
 
     def impacts(self, c, th1, om1, t0: float, t1: float, rested: np.ndarray) -> None:
-        """000 §4.1 Steps 2–4 for the records c whose θ changed sign in [t0, t1]."""
+        """000 §4.1 Steps 2–4 for the records c whose θ changed sign in [t0, t1], then every further
+        impact inside the step (bounces from θ = 0 that return before t1), as in solver.py."""
         th, om, side, mode = self.th, self.om, self.side, self.mode
-        fresh = th[c] == 0.0  # the whole bounce fits in the step: chattering → rest (solver.py)
-        f = c[fresh]
-        th[f], om[f], mode[f], rested[f] = 0.0, 0.0, _REST, True
-        c = c[~fresh]
-        if c.size == 0:
-            return
-        rate = self.rate(side[c], c)
+        fresh = th[c] == 0.0  # the step started on θ = 0 (after an impact or uplift)
+        if fresh.any():
+            chatter = fresh & self.chatter_ends(c, side[c], om[c], np.full(c.size, t0), t1)
+            q = c[chatter]
+            th[q], om[q], mode[q], rested[q] = 0.0, 0.0, _REST, True
+            keep = ~chatter
+            c, th1, om1 = c[keep], th1[keep], om1[keep]
+            if c.size == 0:
+                return
+        sd = side[c]
         y_k = (th[c], om[c], np.full(c.size, t0))
-        safe = transform_is_safe(y_k[0], y_k[1], rate(y_k)[1])
+        safe = (y_k[0] != 0.0) & transform_is_safe(y_k[0], y_k[1], self.rate(sd, c)(y_k)[1])
         t_f = np.empty(c.size)
         om_f = np.empty(c.size)
         if safe.any():
             s = np.flatnonzero(safe)
-            z = time_transform_step(self.rate(side[c[s]], c[s]), tuple(x[s] for x in y_k), self.tab)
+            z = time_transform_step(self.rate(sd[s], c[s]), tuple(x[s] for x in y_k), self.tab)
             om_f[s], t_f[s] = z[1], z[2]
-        if not safe.all():  # a turning point inside the step: bracket the crossing first
+        if not safe.all():  # turning point inside the step, or a bounce from θ = 0
             u = np.flatnonzero(~safe)
             z = hermite_impact(
-                self.rate(side[c[u]], c[u]), tuple(x[u] for x in y_k), (th1[u], om1[u]), self.h, self.tab
+                self.rate(sd[u], c[u]), tuple(x[u] for x in y_k), (th1[u], om1[u]), self.h, self.tab, sd[u]
             )
             om_f[u], t_f[u] = z[1], z[2]
-        t_f = np.clip(t_f, t0, t1)
-        self.n_imp[c] += 1
-        new_side = -side[c]
-        om_new = self.e * om_f  # 000 Eq. 23
-        # rejoin the grid: partial step from (0, θ̇⁺, t_f) to t1 on the new side
-        y = rk_step(self.rate(new_side, c), (np.zeros(c.size), om_new, t_f), t1 - t_f, self.tab)
-        back = new_side * y[0] <= -ROUNDING_ANGLE  # bounce shorter than the rest of the step: rest
-        side[c] = new_side
-        th[c] = np.where(back, 0.0, y[0])
-        om[c] = np.where(back, 0.0, y[1])
-        low = np.abs(om_new) < self.w_rest
-        th[c[low]], om[c[low]] = 0.0, 0.0
-        stop = back | low
-        mode[c[stop]] = _REST
-        rested[c[stop]] = True
+        t_start = y_k[2]
+        for bounce in range(1, MAX_BOUNCES_PER_STEP + 2):
+            t_f = np.clip(t_f, t_start, t1)
+            self.n_imp[c] += 1
+            sd = -sd
+            om_new = self.e * om_f  # 000 Eq. 23
+            low = (np.abs(om_new) < self.w_rest) | chatter_settles(
+                self.block, self.linear, self.accel(c, t_f), sd, np.abs(om_new)
+            )
+            if bounce > MAX_BOUNCES_PER_STEP:
+                low[:] = True
+            if low.any():  # chattering → rest for the rest of the step
+                q = c[low]
+                side[q], th[q], om[q], mode[q], rested[q] = sd[low], 0.0, 0.0, _REST, True
+                keep = ~low
+                c, sd, om_new, t_f = c[keep], sd[keep], om_new[keep], t_f[keep]
+                if c.size == 0:
+                    return
+            # rejoin the grid: partial step from (0, θ̇⁺, t_f) to t1 on the new side
+            rate = self.rate(sd, c)
+            y = rk_step(rate, (np.zeros(c.size), om_new, t_f), t1 - t_f, self.tab)
+            back = sd * y[0] <= -ROUNDING_ANGLE  # bounced back inside the step: another impact
+            done = ~back
+            q = c[done]
+            side[q], th[q], om[q] = sd[done], y[0][done], y[1][done]
+            if not back.any():
+                return
+            c, sd, t_start, y_end, om_new = c[back], sd[back], t_f[back], (y[0][back], y[1][back]), om_new[back]
+            chatter = self.chatter_ends(c, sd, om_new, t_start, t1)  # solver.py
+            if chatter.any():
+                q = c[chatter]
+                side[q], th[q], om[q], mode[q], rested[q] = sd[chatter], 0.0, 0.0, _REST, True
+                keep = ~chatter
+                c, sd, t_start, om_new = c[keep], sd[keep], t_start[keep], om_new[keep]
+                y_end = (y_end[0][keep], y_end[1][keep])
+                if c.size == 0:
+                    return
+            y_b = (np.zeros(c.size), om_new, t_start)
+            z = hermite_impact(self.rate(sd, c), y_b, y_end, t1 - t_start, self.tab, sd)
+            om_f, t_f = z[1], z[2]
+
+    def chatter_ends(self, c: np.ndarray, sd: np.ndarray, om0: np.ndarray, ta: np.ndarray, tb: float):
+        """Records c bouncing from θ = 0 at ta [s] on sides sd with θ̇ om0 [rad/s], pushed back on both
+        sides, whose impacts accumulate before tb [s] or within CHATTER_WINDOW/p (solver.py)."""
+        a_t = self.accel(c, ta)
+        lifts = (sd * a_t > self.thr) | (sd * self.accel(c, tb) > self.thr)
+        kw = {"p": self.p, "alpha": self.alpha, "g": self.g, "linear": self.linear}
+        g_here = np.abs(angular_acceleration(0.0, sd, a_t, **kw))
+        g_other = np.abs(angular_acceleration(0.0, -sd, a_t, **kw))
+        window = np.maximum(tb - ta, CHATTER_WINDOW / self.p)
+        return ~lifts & (chatter_duration(np.abs(om0), g_here, g_other, self.e) <= window)
 
     def uplift(self, r: np.ndarray, t0: float, t1: float) -> None:
         """Records r at rest: uplift where |ü_g| exceeds g tan α in [t0, t1] (Housner 1963)."""

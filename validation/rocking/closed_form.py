@@ -118,9 +118,7 @@ def amplitude_after_impacts(
     return a - np.arccos(math.cos(a) + k * (math.cos(a - th) - math.cos(a)))
 
 
-def linear_free_rocking_impact_times(
-    theta0: float, alpha: float, p: float, restitution: float, n: int
-) -> np.ndarray:
+def linear_free_rocking_impact_times(theta0: float, alpha: float, p: float, restitution: float, n: int) -> np.ndarray:
     """Times [s] of the first n impacts of linearised free rocking released from rest at θ0 [rad].
 
     The first impact comes a quarter period after release; each later one half a period (of the
@@ -137,9 +135,7 @@ def linear_free_rocking_impact_times(
     return np.cumsum(half)
 
 
-def linear_free_rocking(
-    t: np.ndarray, theta0: float, alpha: float, p: float, restitution: float
-) -> np.ndarray:
+def linear_free_rocking(t: np.ndarray, theta0: float, alpha: float, p: float, restitution: float) -> np.ndarray:
     """Piecewise closed-form θ(t) [rad] of linearised free rocking with impacts (Housner 1963).
 
     Between impacts the block swings through a peak of amplitude θ_k on alternating sides;

@@ -29,9 +29,7 @@ def frame_frequency_parameter(
 ) -> float:
     """p̄ = sqrt((1 + 2γ)/(1 + 3γ)) p [rad/s] (004 §5.2; Makris & Vassiliou 2013)."""
     gam = non_negative("gamma", gamma)
-    return math.sqrt((1.0 + 2.0 * gam) / (1.0 + 3.0 * gam)) * frequency_parameter(
-        column_width, column_height, g=g
-    )
+    return math.sqrt((1.0 + 2.0 * gam) / (1.0 + 3.0 * gam)) * frequency_parameter(column_width, column_height, g=g)
 
 
 def frame_restitution(alpha: float, gamma: float) -> float:

@@ -45,9 +45,7 @@ def time_transform_step(rate: Callable[[State], State], y_k: State, tab: Tableau
     return rk_step(g, y_k, sigma2, tab)
 
 
-def transform_is_safe(
-    theta_k: float | np.ndarray, omega_k: float | np.ndarray, thetadd_k: float | np.ndarray
-):
+def transform_is_safe(theta_k: float | np.ndarray, omega_k: float | np.ndarray, thetadd_k: float | np.ndarray):
     """True where the one-step transform is accurate: moving towards θ = 0 with ε <= TRANSFORM_EPSILON.
 
     theta_k [rad], omega_k [rad/s], thetadd_k [rad/s²] at the start of the crossing step.
@@ -57,37 +55,47 @@ def transform_is_safe(
 
 
 def hermite_impact(
-    rate: Callable[[State], State], y_k: State, y_k1: State, h: float | np.ndarray, tab: Tableau
+    rate: Callable[[State], State],
+    y_k: State,
+    y_k1: State,
+    h: float | np.ndarray,
+    tab: Tableau,
+    side: float | np.ndarray,
 ) -> State:
-    """Impact state for crossings the one-step transform cannot take (a turning point in the step).
+    """Impact state for crossings the one-step transform cannot take (a turning point in the step, or
+    a step that starts on θ = 0: a bounce after an impact or uplift that returns within the step).
 
-    Vectorised over records. The cubic Hermite interpolant of θ through (θ, θ̇) at both ends of the
-    step brackets the first crossing (sampled at BRACKET_POINTS points, then bisected); one RK step
-    from y_k of that length lands within O(h⁴) of θ = 0, and one transformed step (000 Eq. 39) from
-    there puts θ on 0. Where even that is ill posed (grazing contact, θ̇ ≈ 0) the estimate is kept.
-    Returns (0, θ̇(t_f), t_f).
+    Vectorised over records; side: the side (±1) the block is on during the step. The cubic Hermite
+    interpolant of θ through (θ, θ̇) at both ends of the step brackets the first crossing after the
+    start (sampled at BRACKET_POINTS points, then Newton); one RK step from y_k of that length lands
+    within O(h⁴) of θ = 0, and one transformed step (000 Eq. 39) from there puts θ on 0. Where even
+    that is ill posed (grazing contact, θ̇ ≈ 0) the estimate is kept. Returns (0, θ̇(t_f), t_f).
     """
     th0, om0, t0 = (np.atleast_1d(np.asarray(c, dtype=float)) for c in y_k)
     th1, om1 = (np.atleast_1d(np.asarray(c, dtype=float)) for c in y_k1[:2])
     hh = np.broadcast_to(np.asarray(h, dtype=float), th0.shape)
-    side = np.sign(th0)
+    side = np.broadcast_to(np.asarray(side, dtype=float), th0.shape)
 
-    def cubic(u):  # Hermite basis on u ∈ [0, 1]
-        u2, u3 = u * u, u * u * u
-        return (
-            (2 * u3 - 3 * u2 + 1) * th0 + (u3 - 2 * u2 + u) * hh * om0 + (-2 * u3 + 3 * u2) * th1
-            + (u3 - u2) * hh * om1
-        )  # fmt: skip
+    # cubic Hermite interpolant θ(u) = c0 + c1 u + c2 u² + c3 u³ on u = (t − t_k)/h ∈ [0, 1]
+    c0, c1 = th0, hh * om0
+    c2 = 3.0 * (th1 - th0) - hh * (2.0 * om0 + om1)
+    c3 = 2.0 * (th0 - th1) + hh * (om0 + om1)
 
-    grid = np.linspace(0.0, 1.0, BRACKET_POINTS + 1)[:, None]
+    def cubic(u):
+        return c0 + u * (c1 + u * (c2 + u * c3))
+
+    grid = np.linspace(0.0, 1.0, BRACKET_POINTS + 1)[1:, None]  # u = 0 excluded: θ may start at 0
     crossed = side * cubic(grid) <= 0.0  # (points, records); the last point always crossed
     j = np.argmax(crossed, axis=0)
-    lo, hi = (j - 1) / BRACKET_POINTS, j / BRACKET_POINTS
-    for _ in range(BISECTIONS):
-        mid = 0.5 * (lo + hi)
-        past = side * cubic(mid) <= 0.0
-        hi, lo = np.where(past, mid, hi), np.where(past, lo, mid)
-    y = rk_step(rate, (th0, om0, t0), 0.5 * (lo + hi) * hh, tab)
+    lo, hi = j / BRACKET_POINTS, (j + 1) / BRACKET_POINTS
+    f_lo, f_hi = cubic(lo), cubic(hi)
+    u = np.where(f_lo != f_hi, lo + (hi - lo) * f_lo / (f_lo - f_hi), hi)  # regula falsi start
+    for _ in range(NEWTON_STEPS):  # Newton on the cubic, kept inside the bracket
+        d = c1 + u * (2.0 * c2 + 3.0 * u * c3)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u_new = u - cubic(u) / d
+        u = np.where(np.isfinite(u_new) & (u_new >= lo) & (u_new <= hi), u_new, u)
+    y = rk_step(rate, (th0, om0, t0), u * hh, tab)
     f = rate(y)
     ok = (y[0] != 0.0) & (f[0] * f[0] >= 4.0 * np.abs(f[1] * y[0]))  # no turning point near y
     with np.errstate(divide="ignore", invalid="ignore"):  # entries not ok are discarded below
@@ -98,6 +106,22 @@ def hermite_impact(
 BRACKET_POINTS = 16
 """Points at which hermite_impact samples the interpolant to bracket the first crossing."""
 
-BISECTIONS = 12
-"""Bisections of that bracket: to 1/65536 of the step, a θ residual of order θ̇ h / 65536 that the
-transformed step then removes (its error grows like that residual to the power q + 1)."""
+NEWTON_STEPS = 3
+"""Newton steps on the cubic inside that bracket (from a regula-falsi start): the root of the
+interpolant to far below its own O(h⁴) accuracy; the transformed step then removes the residual θ
+(its error grows like that residual to the power q + 1)."""
+
+
+def chatter_duration(speed, decel_here, decel_other, restitution: float):
+    """Time [s] for a bounce sequence from θ = 0 to die out, under constant angular decelerations.
+
+    The block leaves θ = 0 at |θ̇| = speed [rad/s] on a side where θ̈ pushes it back with magnitude
+    decel_here [rad/s²], returns after 2 speed/decel_here at the same speed, is struck down to
+    e·speed on the other side (decel_other), and so on: the durations form two geometric series,
+    T = 2 speed (1/decel_here + e/decel_other) / (1 − e²) — Housner's finite-time accumulation of
+    impacts. Valid while the bounces are short against 1/p and against changes of ü_g; inf if e = 1
+    or a deceleration is 0. Vectorised.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = 2.0 * speed * (1.0 / decel_here + restitution / decel_other) / (1.0 - restitution * restitution)
+    return np.where(np.isfinite(t) & (t >= 0.0), t, np.inf)

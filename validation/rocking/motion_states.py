@@ -117,9 +117,7 @@ def impact_outcome(width: float, height: float, restitution_n: float) -> ImpactO
     return ImpactOutcome.ROCK if eps == 0.0 else ImpactOutcome.DETACH
 
 
-def solve_impact(
-    mass: float, width: float, height: float, impact_speed: float, restitution_n: float
-) -> ImpactImpulses:
+def solve_impact(mass: float, width: float, height: float, impact_speed: float, restitution_n: float) -> ImpactImpulses:
     """Impact on corner 2 solved from the matrices of 000 Eq. 2–9 under the complementarity of Eq. 12.
 
     Both contact sets are tried — corner 1 held (v_N1 = 0) and corner 1 free (Λ_N1 = 0) — and the one

@@ -31,9 +31,7 @@ RK2 = Tableau("rk2", 2, ((), (0.5,)), (0.0, 1.0), (0.0, 0.5))
 # Kutta's third-order method.
 RK3 = Tableau("rk3", 3, ((), (0.5,), (-1.0, 2.0)), (1 / 6, 2 / 3, 1 / 6), (0.0, 0.5, 1.0))
 # Classical fourth-order method (000 §4.2: p = q = 4).
-RK4 = Tableau(
-    "rk4", 4, ((), (0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6), (0.0, 0.5, 0.5, 1.0)
-)
+RK4 = Tableau("rk4", 4, ((), (0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6), (0.0, 0.5, 0.5, 1.0))
 
 TABLEAUS: dict[int, Tableau] = {2: RK2, 3: RK3, 4: RK4}
 """Tableaux by order."""
@@ -42,14 +40,16 @@ TABLEAUS: dict[int, Tableau] = {2: RK2, 3: RK3, 4: RK4}
 def rk_step(rate: Callable[[State], State], y: State, h: float | np.ndarray, tab: Tableau) -> State:
     """One explicit RK step y_{k+1} = y_k + h Σ b_i k_i with k_i = rate(y_k + h Σ_j a_ij k_j) (000 Eq. 33)."""
     ks: list[State] = []
-    for i in range(len(tab.b)):
+    for a_i in tab.a:
         yi = y
-        for j, aij in enumerate(tab.a[i]):
+        for j, aij in enumerate(a_i):
             if aij != 0.0:
-                yi = tuple(yc + (h * aij) * kc for yc, kc in zip(yi, ks[j], strict=True))
+                ha = h * aij
+                yi = tuple([yc + ha * kc for yc, kc in zip(yi, ks[j])])
         ks.append(rate(yi))
     out = y
     for bi, k in zip(tab.b, ks, strict=True):
         if bi != 0.0:
-            out = tuple(oc + (h * bi) * kc for oc, kc in zip(out, k, strict=True))
+            hb = h * bi
+            out = tuple([oc + hb * kc for oc, kc in zip(out, k)])
     return out

@@ -104,11 +104,7 @@ class EnvelopeSine(_Signal):
     def acceleration(self, t):
         """Base acceleration [m/s²]."""
         tt = np.asarray(t, dtype=float)
-        a = (
-            self.amplitude
-            * np.interp(tt, self.knots, self.levels, left=0.0, right=0.0)
-            * np.sin(self.omega * tt)
-        )
+        a = self.amplitude * np.interp(tt, self.knots, self.levels, left=0.0, right=0.0) * np.sin(self.omega * tt)
         a = a - np.where((tt >= 0.0) & (tt <= self.knots[-1]), self._a_corr, 0.0)
         return _out(t, a)
 
@@ -160,9 +156,7 @@ def ramped_sine(
     positive("frequency", frequency)
     positive("ramp_end", ramp_end)
     if not (ramp_end <= plateau_end < stop):
-        raise ValueError(
-            f"need ramp_end <= plateau_end < stop [s], got {ramp_end!r}, {plateau_end!r}, {stop!r}"
-        )
+        raise ValueError(f"need ramp_end <= plateau_end < stop [s], got {ramp_end!r}, {plateau_end!r}, {stop!r}")
     knots = (0.0, float(ramp_end), float(plateau_end), float(stop))
     levels = (0.0, 1.0, 1.0, 0.0)
     if ramp_end == plateau_end:
@@ -341,9 +335,7 @@ class SampledRecord(_Signal):
     def velocity(self, t):
         """Base velocity [m/s] from rest at t = 0."""
         _, i, tau, slope = self._locate(t)
-        return _out(
-            t, np.where(np.asarray(t) < 0, 0.0, self._v[i] + self.samples[i] * tau + 0.5 * slope * tau**2)
-        )
+        return _out(t, np.where(np.asarray(t) < 0, 0.0, self._v[i] + self.samples[i] * tau + 0.5 * slope * tau**2))
 
     def displacement(self, t):
         """Base displacement [m] from 0 at t = 0 (moves on at the final velocity after the record)."""

@@ -11,8 +11,12 @@ towards θ > 0 for ü_g < 0. Methods (keyword `method`):
   step in which θ changed sign (impact time known only to within the step, an O(dt) error).
 - "adaptive": SciPy solve_ivp with event location (adaptive.py).
 
-Chattering: a bounce that starts and ends inside one step, or a post-impact |θ̇| below rest_omega,
-puts the block to rest for the rest of that step (impacts accumulate in finite time, Housner 1963).
+Bounces inside one step: a bounce from θ = 0 that comes back within the step is resolved, the next
+impact located from θ = 0 by impact_time.hermite_impact, and the block rocks on. If ü_g pushes back
+on both sides the block is chattering: once the rest of the bounce sequence fits in the step or in
+CHATTER_WINDOW/p (impact_time.chatter_duration, Housner's finite-time accumulation of impacts) it is
+put to rest for the rest of the step; so it is too once a post-impact |θ̇| falls below rest_omega (or after
+MAX_BOUNCES_PER_STEP impacts in one step).
 Overturning: |θ| reaching overturn_angle (default π/2: the block lies on its side; past α a strong
 enough base pulse could still bring it back, so |θ| > α alone is not final).
 """
@@ -27,7 +31,12 @@ from scipy.optimize import brentq
 from validation.rocking._checks import choice, finite, in_range, positive
 from validation.rocking.block import RockingBlock
 from validation.rocking.equations import angular_acceleration
-from validation.rocking.impact_time import hermite_impact, time_transform_step, transform_is_safe
+from validation.rocking.impact_time import (
+    chatter_duration,
+    hermite_impact,
+    time_transform_step,
+    transform_is_safe,
+)
 from validation.rocking.result import MotionState, RockingResult
 from validation.rocking.runge_kutta import TABLEAUS, rk_step
 from validation.rocking.signals import AccelLike, as_acceleration
@@ -44,6 +53,17 @@ ROUNDING_ANGLE = 1e-15
 g tan α exactly), and a low-order first step can leave θ at ±1e-21 rad with the sign of a rounding
 error; that is not an impact."""
 
+CHATTER_WINDOW = 0.1
+"""A chattering block (ü_g pushing it back to θ = 0 on both sides) is put to rest once its remaining
+impacts would accumulate within CHATTER_WINDOW/p [s] (checked at every impact, whatever the method or
+step; and, for a bounce that returns within one step, also once they fit in that step). Such bounces are
+tiny: a sequence lasting T under a deceleration θ̈ <= 2 p² sin α starts at |θ̇| <= T θ̈ (1 − e)/2, so its
+amplitude is below T² θ̈ (1 − e)²/8 <= 0.0025 (1 − e)² α for T = 0.1/p (1e-4 α at e = 0.8)."""
+
+MAX_BOUNCES_PER_STEP = 200
+"""Guard against an endless impact sequence inside one step (e ≈ 1 with a vanishing bounce time);
+with e <= 0.95 and rest_omega's default, 1e6-fold velocity decay takes < 300 impacts overall."""
+
 DEFAULT_DT = 1e-3
 """Default output/integration step [s] when the base acceleration is not given as samples."""
 
@@ -53,9 +73,7 @@ def check_common(
 ) -> tuple[float, float, float, float]:
     """Validate shared inputs; return (t_end, theta0, omega0, overturn_angle)."""
     t_end = positive("t_end", t_end)
-    over = (
-        0.5 * math.pi if overturn_angle is None else in_range("overturn_angle", overturn_angle, 1e-9, math.pi)
-    )
+    over = 0.5 * math.pi if overturn_angle is None else in_range("overturn_angle", overturn_angle, 1e-9, math.pi)
     th0 = finite("theta0", theta0)
     if abs(th0) >= over:
         raise ValueError(f"theta0 must satisfy |theta0| < overturn_angle = {over:.6g} rad, got {theta0!r}")
@@ -102,9 +120,7 @@ def solve(
 
         return solve_adaptive(block, acc, n, dt, theta0, omega0, linear, over, w_rest, rtol, atol)
     tab = TABLEAUS[order] if method == "time_transform" else TABLEAUS[int(method[2])]
-    return _solve_fixed(
-        block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, method != "time_transform"
-    )
+    return _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, method != "time_transform")
 
 
 def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, naive) -> RockingResult:
@@ -135,6 +151,7 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
     for k in range(n):
         t, t1 = k * dt, (k + 1) * dt
         rest_until_t1 = False
+        bounces = 0  # impacts inside this step
         while True:
             if not rocking:
                 if rest_until_t1:
@@ -167,28 +184,37 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
                 if abs(om) < w_rest:
                     rocking, th, om = False, 0.0, 0.0
                 break
-            if th == 0.0:  # the whole bounce fits in this step: chattering → rest (module docstring)
-                rocking, th, om, rest_until_t1 = False, 0.0, 0.0, True
-                continue
+            a_t = float(acc(t))
+            if th == 0.0 and not (side * a_t > thr or side * float(acc(t1)) > thr):
+                # a bounce from θ = 0 back within the step while ü_g pushes back on both sides:
+                # chattering. If its impacts accumulate before t1 (Housner 1963) → rest.
+                g_here = abs(angular_acceleration(0.0, side, a_t, p=p, alpha=alpha, g=g, linear=linear))
+                g_other = abs(angular_acceleration(0.0, -side, a_t, p=p, alpha=alpha, g=g, linear=linear))
+                if float(chatter_duration(abs(om), g_here, g_other, e)) <= max(t1 - t, CHATTER_WINDOW / p):
+                    rocking, om, rest_until_t1 = False, 0.0, True
+                    continue
             thdd = angular_acceleration(th, side, acc(t), p=p, alpha=alpha, g=g, linear=linear)
-            if transform_is_safe(th, om, thdd):
+            if th != 0.0 and transform_is_safe(th, om, thdd):
                 _, om_f, t_f = time_transform_step(rate, (th, om, t), tab)
-            else:  # a turning point inside the step: bracket the crossing first
-                _, om_f, t_f = hermite_impact(_vector_rate(rate), (th, om, t), (th1, om1), h, tab)
+            else:  # turning point inside the step, or a bounce from θ = 0: bracket the crossing first
+                _, om_f, t_f = hermite_impact(_vector_rate(rate), (th, om, t), (th1, om1), h, tab, side)
                 om_f, t_f = float(om_f[0]), float(t_f[0])
             t_f = min(max(float(t_f), t), t1)
             impacts.append(t_f)
+            bounces += 1
             th, om, side, t = 0.0, e * float(om_f), -side, t_f  # 000 Eq. 23, pivot changes
-            if abs(om) < w_rest:
+            if (
+                abs(om) < w_rest
+                or bounces > MAX_BOUNCES_PER_STEP
+                or chatter_settles(block, linear, float(acc(t_f)), side, abs(om))
+            ):  # chattering → rest
                 rocking, om, rest_until_t1 = False, 0.0, True
         if overturn_time is not None:
             break
         theta[k + 1], omega[k + 1] = th, om
         states[k + 1] = MotionState.ROCKING if rocking else MotionState.REST
 
-    return RockingResult(
-        t_grid, theta, omega, states, impacts, uplifts, overturn_time is not None, overturn_time
-    )
+    return RockingResult(t_grid, theta, omega, states, impacts, uplifts, overturn_time is not None, overturn_time)
 
 
 def _vector_rate(rate):
@@ -211,3 +237,14 @@ def uplift_time(acc, thr: float, t0: float, t1: float, a0: float, a1: float) -> 
     if abs(abs(float(acc(t_lin))) - thr) <= 1e-13 * thr:
         return t_lin
     return brentq(lambda s: abs(float(acc(s))) - thr, t0, t1, xtol=1e-14, rtol=1e-15)
+
+
+def chatter_settles(block: RockingBlock, linear: bool, accel, side, speed):
+    """True where a block leaving θ = 0 on `side` (±1) at |θ̇| = speed [rad/s] under ü_g = accel [m/s²]
+    is chattering — |ü_g| <= g tan α pushes it back to θ = 0 on both sides — and its impacts would
+    accumulate within CHATTER_WINDOW/p (impact_time.chatter_duration). Floats or arrays."""
+    kw = {"p": block.p, "alpha": block.alpha, "g": block.g, "linear": linear}
+    here = np.abs(angular_acceleration(0.0, side, accel, **kw))
+    other = np.abs(angular_acceleration(0.0, -side, accel, **kw))
+    t_acc = chatter_duration(speed, here, other, block.restitution)
+    return (np.abs(accel) <= block.uplift_acceleration) & (t_acc <= CHATTER_WINDOW / block.p)
