@@ -193,7 +193,7 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
                 if float(chatter_duration(abs(om), g_here, g_other, e)) <= max(t1 - t, CHATTER_WINDOW / p):
                     rocking, om, rest_until_t1 = False, 0.0, True
                     continue
-            thdd = angular_acceleration(th, side, acc(t), p=p, alpha=alpha, g=g, linear=linear)
+            thdd = angular_acceleration(th, side, a_t, p=p, alpha=alpha, g=g, linear=linear)
             if th != 0.0 and transform_is_safe(th, om, thdd):
                 _, om_f, t_f = time_transform_step(rate, (th, om, t), tab)
             else:  # turning point inside the step, or a bounce from θ = 0: bracket the crossing first
