@@ -41,9 +41,7 @@ def test_housner_restitution():
     # e = 1 − 1.5 sin²α (000 Eq. 24): 1 for a needle, 0 at sin²α = 2/3 (h/b = 1/√2, 000 Eq. 17).
     assert cf.housner_restitution(0.0) == 1.0
     assert cf.housner_restitution(math.asin(math.sqrt(2 / 3))) == pytest.approx(0.0, abs=ROUNDING_TOL)
-    assert cf.housner_restitution(math.radians(20)) == pytest.approx(
-        1 - 1.5 * math.sin(math.radians(20)) ** 2
-    )
+    assert cf.housner_restitution(math.radians(20)) == pytest.approx(1 - 1.5 * math.sin(math.radians(20)) ** 2)
 
 
 def test_linear_free_rocking_reaches_zero_at_quarter_period():
@@ -51,12 +49,8 @@ def test_linear_free_rocking_reaches_zero_at_quarter_period():
     for theta0 in (0.05 * alpha, 0.5 * alpha, 0.95 * alpha):
         period = cf.free_rocking_period(theta0, alpha, p)
         assert period == pytest.approx(4 / p * math.acosh(1 / (1 - theta0 / alpha)), rel=ROUNDING_TOL)
-        assert cf.linear_free_rocking_theta(period / 4, theta0, alpha, p) == pytest.approx(
-            0.0, abs=ROUNDING_TOL
-        )
-        assert cf.linear_free_rocking_theta(0.0, -theta0, alpha, p) == pytest.approx(
-            -theta0, rel=ROUNDING_TOL
-        )
+        assert cf.linear_free_rocking_theta(period / 4, theta0, alpha, p) == pytest.approx(0.0, abs=ROUNDING_TOL)
+        assert cf.linear_free_rocking_theta(0.0, -theta0, alpha, p) == pytest.approx(-theta0, rel=ROUNDING_TOL)
 
 
 def test_nonlinear_period_tends_to_linear_for_slender_blocks():
@@ -82,9 +76,7 @@ def test_nonlinear_period_by_direct_integration():
     sol = solve_ivp(lambda t, y: (y[1], -p * p * math.sin(alpha - y[0])), (0, 5), (theta0, 0.0),
                     events=hit, rtol=1e-12, atol=1e-14, method="DOP853")  # fmt: skip
     quarter = sol.t_events[0][0]
-    assert cf.free_rocking_period(theta0, alpha, p, linear=False) == pytest.approx(
-        4 * quarter, rel=QUADRATURE_TOL
-    )
+    assert cf.free_rocking_period(theta0, alpha, p, linear=False) == pytest.approx(4 * quarter, rel=QUADRATURE_TOL)
 
 
 def test_amplitude_after_impacts_linear_and_nonlinear():

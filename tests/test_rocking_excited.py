@@ -94,10 +94,7 @@ def test_step_end_impacts_lag_by_less_than_one_step():
     ref = base_excited(WIDTH, HEIGHT, sig, 2.0, dt=1e-4)
     for dt in (2e-3, 1.3e-3, 1e-3):
         for method in ("rk2", "rk3", "rk4"):
-            lag = (
-                base_excited(WIDTH, HEIGHT, sig, 2.0, dt=dt, method=method).impact_times[0]
-                - ref.impact_times[0]
-            )
+            lag = base_excited(WIDTH, HEIGHT, sig, 2.0, dt=dt, method=method).impact_times[0] - ref.impact_times[0]
             assert 0.0 <= lag < dt
         tt = base_excited(WIDTH, HEIGHT, sig, 2.0, dt=dt).impact_times[0]
         assert tt == pytest.approx(ref.impact_times[0], abs=CONVERGED_ANGLE_TOL / 0.05)

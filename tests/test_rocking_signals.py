@@ -42,9 +42,7 @@ def test_velocity_and_displacement_are_the_integrals(name):
     scale = np.max(np.abs(sig(t)))
     np.testing.assert_allclose(central_difference(sig.velocity, t), sig(t), atol=DERIVATIVE_TOL * scale)
     vscale = np.max(np.abs(sig.velocity(t)))
-    np.testing.assert_allclose(
-        central_difference(sig.displacement, t), sig.velocity(t), atol=DERIVATIVE_TOL * vscale
-    )
+    np.testing.assert_allclose(central_difference(sig.displacement, t), sig.velocity(t), atol=DERIVATIVE_TOL * vscale)
     assert sig.velocity(0.0) == 0.0 and sig.displacement(0.0) == 0.0
 
 
@@ -56,9 +54,7 @@ def test_ramped_sine_reading_of_004_eq42():
     assert sig(16.5) == 0.0
     # 004 prints the velocity: on the plateau −b g cos(ωt)/ω (zero mean), 0 after L2 (spec §5)
     tp = np.linspace(5.0, 14.0, 50)
-    np.testing.assert_allclose(
-        sig.velocity(tp), -0.5 * G * np.cos(2 * math.pi * tp) / (2 * math.pi), atol=ROUNDING_TOL
-    )
+    np.testing.assert_allclose(sig.velocity(tp), -0.5 * G * np.cos(2 * math.pi * tp) / (2 * math.pi), atol=ROUNDING_TOL)
     assert abs(sig.velocity(16.0)) < ROUNDING_TOL and abs(sig.velocity(25.0)) < ROUNDING_TOL
     assert sig.displacement(25.0) == pytest.approx(sig.displacement(16.0), abs=ROUNDING_TOL)
 
