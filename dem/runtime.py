@@ -50,6 +50,14 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         log_level=ti.WARN,
         **kwargs,
     )
+    got = ti.lang.impl.current_cfg().arch
+    if arch != "gpu" and got != getattr(ti, arch if arch != "cpu" else "x64"):
+        ti.reset()
+        raise ValueError(f"arch {arch!r} is not available on this machine (Taichi started {got.name} instead); "
+                         "use --arch cpu, or install that backend's driver")
+    if arch == "gpu" and got in (ti.x64, ti.arm64):
+        ti.reset()
+        raise ValueError("arch 'gpu' found no GPU backend (CUDA, Vulkan or Metal) on this machine; use --arch cpu")
     _state["arch"] = arch
     _state["precision"] = precision
 
@@ -82,3 +90,9 @@ def real():
 def is_serial_backend() -> bool:
     """True on the CPU backend: there the solver runs many steps per launch in one serial loop."""
     return arch() == "cpu"
+
+
+def device_name() -> str:
+    """The backend Taichi actually runs (x64, arm64, cuda, vulkan, metal)."""
+    ensure_init()
+    return ti.lang.impl.current_cfg().arch.name

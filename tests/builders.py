@@ -1,0 +1,40 @@
+"""Small models shared by the tests."""
+
+import math
+
+import numpy as np
+
+
+def sphere_on_wall(dem, *, radius=0.01, mass=0.05, height=0.02, velocity=(0.0, 0.0, -1.0), gravity=(0.0, 0.0, 0.0),
+                   material=None):
+    """A one-sphere clump above a plane z = 0 (returns the finalized model)."""
+    mat = material or dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5)
+    b = dem.ModelBuilder(gravity=gravity)
+    b.add_clump(dem.single_sphere(radius), material=mat, mass=mass, mass_from="spheres", position=(0, 0, height),
+                velocity=velocity)
+    b.add_wall((0, 0, 0), (0, 0, 1), material=mat, name="floor")
+    return b.finalize()
+
+
+def block_on_floor(dem, *, width=0.1, height=0.1, thickness=0.1, r=0.01, mass=2.0, mu=0.5, beta=0.2, theta=0.0,
+                   gravity=(0.0, 0.0, -9.81), shear_modulus=1e9, gap=0.0, interface=False):
+    """A small box clump (one sphere size) standing on a plane z = 0, optionally tilted about y."""
+    mat = dem.Material.hertz(shear_modulus=shear_modulus, poisson=0.25, friction=mu, damping_normal=beta,
+                             damping_shear=beta)
+    tpl = dem.box_clump(width, height, thickness, r_core=r)
+    c, s = math.cos(theta), math.sin(theta)
+    rot = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    low = float(np.min((tpl.centers @ rot.T)[:, 2] - tpl.radii))
+    b = dem.ModelBuilder(gravity=gravity)
+    k = b.add_clump(tpl, material=mat, mass=mass, orientation=rot, position=(0, 0, -low + gap), name="block")
+    w = b.add_wall((0, 0, 0), (0, 0, 1), material=mat, name="floor")
+    if interface:
+        b.add_interface("base", k, wall=w)
+    return b.finalize()
+
+
+def energies(rows):
+    """Ledger columns of record rows."""
+    from dem.record import GLOBAL_COLUMNS
+
+    return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
