@@ -191,16 +191,18 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
             if free[i] == 0.0 or free[j] == 0.0:
                 a[i, j] = 1.0 if ti.static(i == j) else 0.0
 
-    u1 = u0
-    rhs = base
+    # four iterations of 004's procedure: the gyroscopic term at the mid-step ω̄ of the previous pass
+    w_mid = w0
+    u1 = ti.Vector([0.0] * 6)
+    rhs = ti.Vector([0.0] * 6)
     for _k in ti.static(range(4)):
-        wbar = ti.Vector([0.5 * (u0[3] + u1[3]), 0.5 * (u0[4] + u1[4]), 0.5 * (u0[5] + u1[5])])
-        gyro = wbar.cross(iw @ wbar)
+        gyro = w_mid.cross(iw @ w_mid)
         rhs = base + dt * force6
         for i in ti.static(range(3)):
             rhs[3 + i] -= dt * gyro[i]
-        b = rhs
+        b = ti.Vector([0.0] * 6)
         for i in ti.static(range(6)):
+            b[i] = rhs[i]
             if free[i] == 0.0:
                 b[i] = u0[i]
             else:
@@ -208,6 +210,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
                     if free[j] == 0.0:
                         b[i] -= lhs[i, j] * u0[j]
         u1 = spd_solve6(a, b)
+        w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
 
     ubar = 0.5 * (u0 + u1)
     f_con = (lhs @ u1 - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
