@@ -32,7 +32,9 @@ _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "
 def read_pvd(path: Path | str) -> list[dict]:
     """Entries of a ParaView collection: dicts with ``t`` [s], ``part`` (int), ``name`` and ``file`` (absolute)."""
     path = Path(path)
-    root = ET.parse(path).getroot()
+    raw = path.read_bytes()
+    cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
+    root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
     out = []
     for ds in root.iter("DataSet"):
         out.append({"t": float(ds.get("timestep", "0")), "part": int(ds.get("part", "0") or 0),
@@ -52,7 +54,9 @@ def read_vtu(path: Path | str) -> meshio.Mesh:
     m = re.search(r'NumberOfPoints="(\d+)"', head)
     if m is None or int(m.group(1)) > 0:
         return meshio.read(path, file_format="vtu")
-    root = ET.parse(path).getroot()
+    raw = path.read_bytes()
+    cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
+    root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
 
     def arrays(tag: str) -> dict[str, np.ndarray]:
         out = {}

@@ -18,48 +18,37 @@ In ParaView: open ``run.pvd``; for spheres of their true size apply Glyph (Glyph
 Array ``radius``, Scale Factor 2: the glyph's own radius is 0.5), or use the Point Gaussian representation
 with Scale Array ``radius``; Extract Block picks one part.
 
-Every file, the collections included, is written to a temporary name and moved over its final name in
-one step (os.replace), so a run stopped at any moment leaves valid files and a ``.pvd`` listing the frames
-written so far. Arrays go out binary and zlib-compressed (VTK's own compressed format), float64 as the
-engine holds them, so a frame read back equals the snapshot bit for bit. A part with nothing in it (no
-contact yet) is a valid empty VTU, written uncompressed; meshio 5.3 cannot read empty meshes back, so use
-:func:`dem.results.read_vtu`, which can.
+Every file, the collection included, is written to a temporary name and moved over its final name in one
+step (os.replace), so a run stopped at any moment leaves valid files and a ``.pvd`` listing the frames
+written so far. Each part is built as a meshio.Mesh and written either raw (default: binary appended
+data, dem.vtu, ~1 ms a frame of 4,400 spheres and ~125 bytes a sphere) or by meshio with zlib
+(``encoding="zlib"``: files 3-5 times smaller, ~15-20 ms a frame, too slow for the 10 % budget at
+DEFAULT_FRAME_RATE on this engine). Arrays are float64 as the engine holds them, so a frame read back
+equals the snapshot bit for bit. A part with nothing in it (no contact yet) is a valid empty VTU; meshio
+5.3 cannot read empty meshes back, so use :func:`dem.results.read_vtu`, which can.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import os
+import queue
+import threading
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
 import meshio
 import numpy as np
 
 from .model import quat_to_matrix
 from .snapshot import Frame
+from .vtu import atomic_write, pvd_text, write_vtu
 
 PARTS = ("spheres", "walls", "contacts", "clumps")
 PVD_NAME = "run.pvd"
 VTK_DIR = "vtk"
-DEFAULT_FRAME_RATE = 25.0  # frames per simulated second: smooth playback of rocking (periods ≳ 0.2 s)
-COMPRESSIONS = ("zlib", "lzma", None)
-
-
-def _atomic_write(path: Path, write) -> None:
-    """``write(tmp_path)`` then move tmp_path over `path` (same folder, so the move is atomic).
-
-    No fsync: os.replace already makes the file appear whole or not at all if the process stops; fsync
-    only adds power-failure durability, at a cost of milliseconds per file (3-5 files per frame).
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if tmp.exists():
-            tmp.unlink()
-        raise
+# frames per simulated second when none is asked for: ~10 frames per rocking cycle of the Peña block
+# (periods ≳ 0.5 s); see benchmarks/bench_vtk_overhead.py for what it costs
+DEFAULT_FRAME_RATE = 10.0
+ENCODINGS = ("raw", "zlib")
 
 
 def sphere_mesh(frame: Frame) -> meshio.Mesh:
@@ -158,18 +147,6 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
 MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}
 
 
-def pvd_text(entries: list[tuple[float, int, str, str]]) -> str:
-    """A ParaView collection: entries (time [s], part number, part name, file path relative to the .pvd)."""
-    lines = ['<?xml version="1.0"?>',
-             '<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">',
-             "  <Collection>"]
-    # repr(float) round-trips exactly, so the .pvd time equals the snapshot's time
-    lines += [f'    <DataSet timestep="{t!r}" group="" part="{p}" name={quoteattr(name)} file={quoteattr(f)}/>'
-              for t, p, name, f in entries]
-    lines += ["  </Collection>", "</VTKFile>", ""]
-    return "\n".join(lines)
-
-
 class VtkWriter:
     """Frame writer for :func:`dem.run.run_scene`: ``write(frame)`` per frame, ``close()`` at the end.
 
@@ -180,33 +157,54 @@ class VtkWriter:
             hull-only frame handed to a writer with all_spheres is completed with
             :func:`expand_to_all_spheres`; the run loop can also ask :func:`dem.snapshot.snapshot` for
             all spheres by reading this attribute.
-        compression: ``"zlib"`` (default), ``"lzma"`` (smaller, several times slower) or None.
+        encoding: ``"raw"`` (default, fast) or ``"zlib"`` (meshio's writer, smaller files, slower).
+        background: write in a background thread, so that the run steps on while a frame is encoded and
+            written; ``write`` then only queues the frame. Worth it with ``"zlib"`` on a machine with a
+            core to spare (the run's kernels release Python's GIL); with ``"raw"`` a frame costs about
+            what queueing it does, and on a loaded machine the thread competes with the run.
+        max_pending: frames queued at most before ``write`` waits (bounds the memory held).
+
+    Frames are written in order; ``run.pvd`` lists a frame only once all its files are in place. ``flush()``
+    waits for the queue, ``close()`` flushes and stops the thread; an error in the thread is raised by the
+    next ``write``, ``flush`` or ``close``. A frame is held until written: the engine's snapshots are new
+    arrays each time, and must not be changed after being handed over.
 
     Files left by an earlier run in ``out_dir/vtk`` that follow this writer's naming are removed at
     construction, so the folder never mixes two runs.
     """
 
-    def __init__(self, out_dir: Path | str, model, *, all_spheres: bool = False, compression: str | None = "zlib"):
+    def __init__(self, out_dir: Path | str, model, *, all_spheres: bool = False, encoding: str = "raw",
+                 background: bool = False, max_pending: int = 4):
         if not isinstance(all_spheres, bool):
             raise TypeError(f"all_spheres must be True or False, got {all_spheres!r}")
-        if compression not in COMPRESSIONS:
-            raise ValueError(f"compression must be one of {COMPRESSIONS}, got {compression!r}")
+        if encoding not in ENCODINGS:
+            raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
+        if not (isinstance(max_pending, int) and max_pending >= 1):
+            raise ValueError(f"max_pending must be an integer >= 1, got {max_pending!r}")
         self.out_dir = Path(out_dir)
         if self.out_dir.exists() and not self.out_dir.is_dir():
             raise ValueError(f"out_dir must be a folder, got the file {self.out_dir}")
         self.model = model
         self.all_spheres = all_spheres
-        self.compression = compression
+        self.encoding = encoding
         self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
         self.vtk_dir = self.out_dir / VTK_DIR
         self.vtk_dir.mkdir(parents=True, exist_ok=True)
         for part in PARTS:
             for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
                 old.unlink()
-        self.frame_count = 0
-        self.times: list[float] = []
+        self.frame_count = 0  # frames handed over
+        self.times: list[float] = []  # times of the frames written (listed in run.pvd)
         self.closed = False
+        self._error: BaseException | None = None
         self._write_collections()  # an empty but valid run.pvd from the start
+        self._queue: queue.Queue | None = None
+        if background:
+            self._queue = queue.Queue(maxsize=max_pending)
+            # daemon: a run that dies without close() must not hang the interpreter at exit; the files on
+            # disk are then those of the frames written so far, all valid
+            self._thread = threading.Thread(target=self._work, name="dem-vtk-writer", daemon=True)
+            self._thread.start()
 
     @property
     def pvd_path(self) -> Path:
@@ -219,34 +217,71 @@ class VtkWriter:
         return self.vtk_dir / f"{part}_{k:06d}.vtu"
 
     def write(self, frame: Frame) -> None:
-        """Write `frame`'s parts, then the collections that list it."""
+        """Write `frame` (queue it, with ``background``): its parts, then the collection that lists it."""
         if self.closed:
             raise RuntimeError("VtkWriter.write after close()")
-        if self.all_spheres and len(frame.radii) != self.model.ball_count:
-            frame = expand_to_all_spheres(frame, self.model)
+        self._raise_error()
         k = self.frame_count
-        for part in self.parts:
-            mesh = MESHERS[part](frame)
-            # VTK's compressed format with zero blocks is legal but some readers reject it: write empty
-            # parts uncompressed
-            comp = self.compression if len(mesh.points) else None
-            _atomic_write(self.frame_path(k, part),
-                          lambda tmp, m=mesh, c=comp: meshio.write(tmp, m, file_format="vtu", compression=c))
-        self.times.append(float(frame.t))
         self.frame_count += 1
-        self._write_collections()
+        if self._queue is not None:
+            self._queue.put((k, frame))
+        else:
+            self._write_frame(k, frame)
+
+    def flush(self) -> None:
+        """Wait until every frame handed over is on disk."""
+        if self._queue is not None and self._thread.is_alive():
+            self._queue.join()
+        self._raise_error()
 
     def close(self) -> None:
-        if not self.closed:
-            self._write_collections()
-            self.closed = True
+        if self.closed:
+            return
+        self.closed = True
+        if self._queue is not None and self._thread.is_alive():
+            self._queue.put(None)
+            self._thread.join()
+        self._raise_error()
+
+    def _raise_error(self) -> None:
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise RuntimeError(f"writing a frame to {self.vtk_dir} failed: {err}") from err
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                if self._error is None:  # after an error, drop frames: the run hears of it on its next call
+                    self._write_frame(*item)
+            except BaseException as e:  # handed to the run's thread
+                self._error = e
+            finally:
+                self._queue.task_done()
+
+    def _write_frame(self, k: int, frame: Frame) -> None:
+        if self.all_spheres and len(frame.radii) != self.model.ball_count:
+            frame = expand_to_all_spheres(frame, self.model)
+        for part in self.parts:
+            mesh = MESHERS[part](frame)
+            if self.encoding == "raw":
+                atomic_write(self.frame_path(k, part), lambda tmp, m=mesh: write_vtu(tmp, m))
+            else:
+                # VTK's compressed layout with zero blocks is legal, but meshio's reader rejects it
+                comp = "zlib" if len(mesh.points) else None
+                atomic_write(self.frame_path(k, part),
+                             lambda tmp, m=mesh, c=comp: meshio.write(tmp, m, file_format="vtu", compression=c))
+        self.times.append(float(frame.t))
+        self._write_collections()
 
     def _write_collections(self) -> None:
         # rewritten whole each frame: ~100 bytes per part and frame, so even 10⁴ frames cost milliseconds
         entries = [(t, p, part, f"{VTK_DIR}/{part}_{k:06d}.vtu")
                    for k, t in enumerate(self.times) for p, part in enumerate(self.parts)]
         text = pvd_text(entries)
-        _atomic_write(self.pvd_path, lambda tmp: tmp.write_text(text))
+        atomic_write(self.pvd_path, lambda tmp: tmp.write_text(text))
 
     def __enter__(self) -> VtkWriter:
         return self

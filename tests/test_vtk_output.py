@@ -1,9 +1,9 @@
 """ParaView output (dem.vtk_output): every file reads back with the snapshot's arrays, the collection's
 times are the frames' and the history's, and a run stopped at any frame leaves valid files.
 
-Arrays are float64 on both sides, written binary (zlib), so they must come back bit for bit: exact
-equality, no tolerance. Times: the .pvd holds repr(t), exact; history.csv holds %.10g, so a frame time is
-found there to HISTORY_TIME_TOL.
+Arrays are float64 on both sides, written binary (raw appended, or zlib through meshio), so they must
+come back bit for bit: exact equality, no tolerance. Times: the .pvd holds repr(t), exact; history.csv
+holds %.10g, so a frame time is found there to HISTORY_TIME_TOL.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from dem.results import read_pvd, read_vtu
-from dem.vtk_output import PARTS, PVD_NAME, VtkWriter, expand_to_all_spheres, pvd_text
+from dem.vtk_output import PARTS, PVD_NAME, VtkWriter, expand_to_all_spheres
+from dem.vtu import pvd_text, write_vtu
 from tests._postproc_case import FRAME_DT, T_END, postproc_run_fixture  # noqa: F401
 
 HISTORY_TIME_TOL = 1e-9  # [s]: %.10g of t ≤ 0.03 s rounds at ~1e-12 s; the frame grid is 1e-2 s
@@ -123,6 +124,77 @@ def test_writer_in_a_used_folder_replaces_the_old_frames(tmp_path, postproc_run)
     assert [e["t"] for e in read_pvd(tmp_path / PVD_NAME)] == [run.frames[1].t] * 4
 
 
+def test_background_writer_writes_the_same_files(tmp_path, postproc_run):
+    run = postproc_run
+    with VtkWriter(tmp_path, run.model, background=True) as w:
+        for f in run.frames:
+            w.write(f)
+    for k in range(len(run.frames)):
+        for part in PARTS:
+            name = f"vtk/{part}_{k:06d}.vtu"
+            assert (tmp_path / name).read_bytes() == (run.out_dir / name).read_bytes(), name
+    assert (tmp_path / PVD_NAME).read_text() == (run.out_dir / PVD_NAME).read_text()
+
+
+def test_zlib_encoding_holds_the_same_arrays(tmp_path, postproc_run):
+    """meshio's compressed files and the raw ones read back to the same meshes."""
+    run = postproc_run
+    with VtkWriter(tmp_path, run.model, encoding="zlib") as w:
+        for f in run.frames:
+            w.write(f)
+    for k in range(len(run.frames)):
+        for part in PARTS:
+            name = f"vtk/{part}_{k:06d}.vtu"
+            a, b = mesh_arrays(read_vtu(tmp_path / name)), mesh_arrays(read_vtu(run.out_dir / name))
+            assert set(a) == set(b) and all(np.array_equal(a[n], b[n]) for n in a), name
+    assert 'compressor="vtkZLibDataCompressor"' in (tmp_path / "vtk/spheres_000001.vtu").read_text(errors="replace")
+
+
+def test_raw_vtu_round_trip_of_every_supported_type(tmp_path):
+    pts = np.arange(12.0).reshape(4, 3)
+    arrays = {"f8": np.linspace(0, 1, 4), "f4": np.ones((4, 2), np.float32), "i8": np.arange(4),
+              "i4": -np.arange(4, dtype=np.int32), "u1": np.arange(4, dtype=np.uint8), "odd name & <x>": np.zeros(4)}
+    for cell, cells in (("vertex", [[0], [1], [2], [3]]), ("line", [[0, 1], [2, 3]]), ("quad", [[0, 1, 2, 3]])):
+        m = meshio.Mesh(pts, [(cell, np.array(cells))], point_data=arrays,
+                        cell_data={"c": [np.arange(len(cells), dtype=np.float64)]})
+        write_vtu(tmp_path / f"{cell}.vtu", m)
+        r = meshio.read(tmp_path / f"{cell}.vtu")
+        assert np.array_equal(r.points, pts) and r.cells[0].type == cell and np.array_equal(r.cells[0].data, cells)
+        for name, a in arrays.items():
+            assert r.point_data[name].dtype == a.dtype and np.array_equal(r.point_data[name], a), name
+        assert np.array_equal(r.cell_data["c"][0], np.arange(len(cells)))
+    # sizes chosen at random: meshio's raw reader must find every block whatever the offsets
+    rng = np.random.default_rng(6)
+    dtypes = [np.float64, np.float32, np.int64, np.int32, np.uint8]
+    for trial in range(40):
+        n = int(rng.integers(1, 40))
+        shapes = [(n,) if rng.random() < 0.6 else (n, int(rng.integers(2, 5))) for _ in range(rng.integers(0, 6))]
+        data = {f"a{j}": (rng.random(sh) * 100).astype(dtypes[rng.integers(5)]) for j, sh in enumerate(shapes)}
+        m = meshio.Mesh(rng.random((n, 3)), [("vertex", np.arange(n).reshape(n, 1))], point_data=data)
+        write_vtu(tmp_path / "r.vtu", m)
+        r = meshio.read(tmp_path / "r.vtu")
+        assert np.array_equal(r.points, m.points), trial
+        assert all(np.array_equal(r.point_data[k], v) for k, v in data.items()), trial
+    with pytest.raises(ValueError, match="one cell block of a type in"):
+        write_vtu(tmp_path / "x.vtu", meshio.Mesh(pts, [("tetra", np.array([[0, 1, 2, 3]]))]))
+    with pytest.raises(ValueError, match="array 'b': dtype must be one of"):
+        write_vtu(tmp_path / "x.vtu", meshio.Mesh(pts, [("vertex", np.arange(4).reshape(4, 1))],
+                                                  point_data={"b": np.ones(4, bool)}))
+
+
+def test_an_error_in_the_background_reaches_the_run(tmp_path, postproc_run):
+    import dataclasses
+
+    run = postproc_run
+    w = VtkWriter(tmp_path, run.model, background=True)
+    w.write(run.frames[1])
+    w.write(dataclasses.replace(run.frames[2], velocity=np.zeros(5)))  # wrong shape: fails in the thread
+    with pytest.raises(RuntimeError, match="writing a frame to .* failed"):
+        w.flush()
+    w.close()
+    assert [e["t"] for e in read_pvd(tmp_path / PVD_NAME)] == [run.frames[1].t] * 4  # what was written stays
+
+
 def test_a_new_writer_leaves_an_empty_valid_collection(tmp_path, postproc_run):
     VtkWriter(tmp_path, postproc_run.model)
     assert read_pvd(tmp_path / PVD_NAME) == []
@@ -152,14 +224,16 @@ def test_all_spheres_matches_the_engines_snapshot(tmp_path, postproc_run):
 
 
 def test_bad_arguments_are_named(tmp_path, postproc_run):
-    with pytest.raises(ValueError, match="compression must be one of"):
-        VtkWriter(tmp_path, postproc_run.model, compression="gzip")
+    with pytest.raises(ValueError, match="encoding must be one of"):
+        VtkWriter(tmp_path, postproc_run.model, encoding="gzip")
     with pytest.raises(TypeError, match="all_spheres"):
         VtkWriter(tmp_path, postproc_run.model, all_spheres="yes")
     f = tmp_path / "file"
     f.write_text("")
     with pytest.raises(ValueError, match="out_dir must be a folder"):
         VtkWriter(f, postproc_run.model)
+    with pytest.raises(ValueError, match="max_pending must be"):
+        VtkWriter(tmp_path, postproc_run.model, max_pending=0)
     w = VtkWriter(tmp_path / "a", postproc_run.model)
     w.close()
     with pytest.raises(RuntimeError, match="after close"):
