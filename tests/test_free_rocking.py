@@ -1,0 +1,100 @@
+"""Free rocking of the Peña block (004 §3): time to the first impact against the rigid-block equation.
+
+The DEM block rests on its bottom row of spheres (radius r₁), so it pivots about a rounded edge. The
+exact rigid reference is the block rolling without slip on that edge: with b' = W/2 − r₁, h' = H/2 − r₁
+(centre of mass above the edge's centre), G_x = rθ − b' cos θ + h' sin θ, G_z = r + b' sin θ + h' cos θ,
+    T = ½ (m A(θ) + I_G) θ̇²,  A = (r + b' sin θ + h' cos θ)² + (b' cos θ − h' sin θ)²,  V = m g G_z,
+so from rest at θ0 the time to reach θ = 0 is ∫₀^θ0 √((m A + I_G) / (2 m g (G_z(θ0) − G_z(θ)))) dθ.
+With r → 0 this is Housner's block (p² = m g R / I_O), whose closed form is checked too.
+"""
+
+import math
+
+import numpy as np
+from scipy.integrate import quad
+
+from dem.scene import build_scene
+
+THETA0 = math.radians(2.9)
+
+
+def rounded_edge_impact_time(width, height, r, mass, inertia_g, theta0, g=9.81):
+    b, h = width / 2 - r, height / 2 - r
+
+    def integrand(u):  # θ = θ0 (1 − u²) removes the square-root singularity at θ0
+        th = theta0 * (1 - u * u)
+        a = (r + b * math.sin(th) + h * math.cos(th)) ** 2 + (b * math.cos(th) - h * math.sin(th)) ** 2
+        # G_z(θ0) − G_z(θ) as a product, free of cancellation near θ0
+        s, c = 0.5 * (theta0 - th), 0.5 * (theta0 + th)
+        drop = 2 * math.sin(s) * (b * math.cos(c) - h * math.sin(c))
+        return math.sqrt((mass * a + inertia_g) / (2 * mass * g * drop)) * 2 * theta0 * u
+
+    return quad(integrand, 0.0, 1.0, epsabs=1e-13, epsrel=1e-12, limit=200)[0]
+
+
+def housner_impact_time(width, height, theta0, g=9.81):
+    """Housner (1963), rectangular block with sharp corners, exact nonlinear quarter period from rest:
+    θ̇² = 2p² (cos(α − θ) − cos(α − θ0))."""
+    b, h = width / 2, height / 2
+    big_r, alpha = math.hypot(b, h), math.atan2(b, h)
+    p2 = 3 * g / (4 * big_r)
+
+    def integrand(u):
+        th = theta0 * (1 - u * u)
+        drop = 2 * math.sin(0.5 * (theta0 - th)) * math.sin(alpha - 0.5 * (theta0 + th))
+        return 2 * theta0 * u / math.sqrt(2 * p2 * drop)
+
+    return quad(integrand, 0.0, 1.0, epsabs=1e-13, epsrel=1e-12, limit=200)[0]
+
+
+def _first_zero(t, theta):
+    k = int(np.argmax(np.sign(theta) != np.sign(theta[0])))
+    return t[k - 1] + (t[k] - t[k - 1]) * theta[k - 1] / (theta[k - 1] - theta[k])
+
+
+def test_time_to_first_impact_matches_rigid_block(ti_cpu):
+    scene = build_scene("pena_block", {"t_end": 0.3, "record_dt": 1e-5})
+    from dem.run import run_scene
+
+    res = run_scene(scene, progress=False)
+    t, th = res.history["t"], np.radians(res.history["theta_deg"])
+    t_dem = _first_zero(t, th)
+    m = scene.model.mass[0]
+    p = scene.params
+    i_g = m * (p["width"] ** 2 + p["height"] ** 2) / 12.0
+    t_exact = rounded_edge_impact_time(p["width"], p["height"], p["r_base"], m, i_g, THETA0)
+    # the rigid rounded-edge block is the DEM block without its contact compliance (overlaps ~1e-5 m
+    # against lever arms of 0.5 m) and without Δt: agreement to 5e-4 (measured 0.191890 s against
+    # 0.191898 s, 4e-5)
+    assert abs(t_dem - t_exact) < 5e-4 * t_exact, (t_dem, t_exact)
+    # Housner's sharp-cornered block differs by the 5 mm rounding of the edges (≈ 2 %, as rounding
+    # lowers α); the issue asks for 1 % against θ(t) of the rigid-block equation with the DEM block's
+    # own pivot geometry, which is the rounded-edge reference above. With r → 0 it is Housner's:
+    t_housner = housner_impact_time(p["width"], p["height"], THETA0)
+    i_housner = m * (p["width"] ** 2 + p["height"] ** 2) / 12.0  # solid block: I_O = (4/3) m R²
+    t_small_r = rounded_edge_impact_time(p["width"], p["height"], 1e-9, m, i_housner, THETA0)
+    assert abs(t_small_r - t_housner) < 1e-6 * t_housner
+    # and the linearised closed form T/4 = (1/p) arccosh(1/(1 − θ0/α)) is within 1 % of it at θ0 = 2.9°
+    alpha = math.atan2(p["width"], p["height"])
+    pf = math.sqrt(3 * 9.81 / (4 * math.hypot(p["width"] / 2, p["height"] / 2)))
+    t_lin = math.acosh(1 / (1 - THETA0 / alpha)) / pf
+    assert abs(t_lin - t_housner) < 1e-2 * t_housner
+    # energy balance through the release and the first impact (implicit dashpots)
+    assert res.summary["max_energy_error"] < 1e-3
+
+
+def test_table2_friction_lets_the_pivot_slide(ti_cpu):
+    """With 004 Table 2's μ = 0.11 the pivot slides at release (the rigid block needs μ ≈ 0.19 there),
+    and the rocking dies within 0.4 s; μ = 0.7 keeps the pivot still (spec §6)."""
+    from dem.run import run_scene
+
+    out = {}
+    for mu in (0.11, 0.7):
+        scene = build_scene("pena_block", {"mu": mu, "t_end": 0.45, "r_core": 0.04})
+        out[mu] = run_scene(scene, progress=False).history
+    # friction work: sliding dissipates joules with μ = 0.11, almost nothing with μ = 0.7
+    assert out[0.11]["E_friction"][-1] > 1.0 > 100 * out[0.7]["E_friction"][-1]
+    # with μ = 0.11 the block has stopped rocking at 0.45 s; with μ = 0.7 it is still at >1°
+    late = out[0.11]["t"] > 0.4
+    assert np.max(np.abs(out[0.11]["theta_deg"][late])) < 0.1
+    assert np.max(np.abs(out[0.7]["theta_deg"][out[0.7]["t"] > 0.3])) > 1.0
