@@ -31,8 +31,8 @@ equals the snapshot bit for bit. A part with nothing in it (no contact yet) is a
 from __future__ import annotations
 
 import dataclasses
-import queue
-import threading
+import math
+import time
 from pathlib import Path
 
 import meshio
@@ -158,53 +158,47 @@ class VtkWriter:
             :func:`expand_to_all_spheres`; the run loop can also ask :func:`dem.snapshot.snapshot` for
             all spheres by reading this attribute.
         encoding: ``"raw"`` (default, fast) or ``"zlib"`` (meshio's writer, smaller files, slower).
-        background: write in a background thread, so that the run steps on while a frame is encoded and
-            written; ``write`` then only queues the frame. Worth it with ``"zlib"`` on a machine with a
-            core to spare (the run's kernels release Python's GIL); with ``"raw"`` a frame costs about
-            what queueing it does, and on a loaded machine the thread competes with the run.
-        max_pending: frames queued at most before ``write`` waits (bounds the memory held).
+        pvd_interval: least wall time between two rewrites of ``run.pvd`` [s] (0: after every frame).
 
-    Frames are written in order; ``run.pvd`` lists a frame only once all its files are in place. ``flush()``
-    waits for the queue, ``close()`` flushes and stops the thread; an error in the thread is raised by the
-    next ``write``, ``flush`` or ``close``. A frame is held until written: the engine's snapshots are new
-    arrays each time, and must not be changed after being handed over.
+    ``run.pvd`` lists a frame only once all its files are in place. It is rewritten after a frame when
+    ``pvd_interval`` has passed since the last rewrite, and by ``flush()`` and ``close()``: replacing a
+    file by rename makes ext4 write it out at once (~3 ms here), more than the rest of a frame. A run
+    stopped at any moment thus leaves a valid collection that may miss the frames of its last
+    ``pvd_interval`` seconds (their files are there; ``close()`` lists them).
 
     Files left by an earlier run in ``out_dir/vtk`` that follow this writer's naming are removed at
     construction, so the folder never mixes two runs.
     """
 
     def __init__(self, out_dir: Path | str, model, *, all_spheres: bool = False, encoding: str = "raw",
-                 background: bool = False, max_pending: int = 4):
+                 pvd_interval: float = 1.0):
         if not isinstance(all_spheres, bool):
             raise TypeError(f"all_spheres must be True or False, got {all_spheres!r}")
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
-        if not (isinstance(max_pending, int) and max_pending >= 1):
-            raise ValueError(f"max_pending must be an integer >= 1, got {max_pending!r}")
+        if not (pvd_interval >= 0 and math.isfinite(pvd_interval)):
+            raise ValueError(f"pvd_interval must be >= 0 [s], got {pvd_interval!r}")
         self.out_dir = Path(out_dir)
         if self.out_dir.exists() and not self.out_dir.is_dir():
             raise ValueError(f"out_dir must be a folder, got the file {self.out_dir}")
         self.model = model
         self.all_spheres = all_spheres
         self.encoding = encoding
+        self.pvd_interval = float(pvd_interval)
         self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
         self.vtk_dir = self.out_dir / VTK_DIR
         self.vtk_dir.mkdir(parents=True, exist_ok=True)
         for part in PARTS:
             for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
                 old.unlink()
-        self.frame_count = 0  # frames handed over
-        self.times: list[float] = []  # times of the frames written (listed in run.pvd)
+        self.times: list[float] = []  # times of the frames written
         self.closed = False
-        self._error: BaseException | None = None
-        self._write_collections()  # an empty but valid run.pvd from the start
-        self._queue: queue.Queue | None = None
-        if background:
-            self._queue = queue.Queue(maxsize=max_pending)
-            # daemon: a run that dies without close() must not hang the interpreter at exit; the files on
-            # disk are then those of the frames written so far, all valid
-            self._thread = threading.Thread(target=self._work, name="dem-vtk-writer", daemon=True)
-            self._thread.start()
+        self._listed = -1  # frames listed in run.pvd
+        self.flush()  # an empty but valid run.pvd from the start
+
+    @property
+    def frame_count(self) -> int:
+        return len(self.times)
 
     @property
     def pvd_path(self) -> Path:
@@ -217,53 +211,12 @@ class VtkWriter:
         return self.vtk_dir / f"{part}_{k:06d}.vtu"
 
     def write(self, frame: Frame) -> None:
-        """Write `frame` (queue it, with ``background``): its parts, then the collection that lists it."""
+        """Write `frame`'s parts; list it in run.pvd now or at the next rewrite (see the class notes)."""
         if self.closed:
             raise RuntimeError("VtkWriter.write after close()")
-        self._raise_error()
-        k = self.frame_count
-        self.frame_count += 1
-        if self._queue is not None:
-            self._queue.put((k, frame))
-        else:
-            self._write_frame(k, frame)
-
-    def flush(self) -> None:
-        """Wait until every frame handed over is on disk."""
-        if self._queue is not None and self._thread.is_alive():
-            self._queue.join()
-        self._raise_error()
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        if self._queue is not None and self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join()
-        self._raise_error()
-
-    def _raise_error(self) -> None:
-        if self._error is not None:
-            err, self._error = self._error, None
-            raise RuntimeError(f"writing a frame to {self.vtk_dir} failed: {err}") from err
-
-    def _work(self) -> None:
-        while True:
-            item = self._queue.get()
-            try:
-                if item is None:
-                    return
-                if self._error is None:  # after an error, drop frames: the run hears of it on its next call
-                    self._write_frame(*item)
-            except BaseException as e:  # handed to the run's thread
-                self._error = e
-            finally:
-                self._queue.task_done()
-
-    def _write_frame(self, k: int, frame: Frame) -> None:
         if self.all_spheres and len(frame.radii) != self.model.ball_count:
             frame = expand_to_all_spheres(frame, self.model)
+        k = self.frame_count
         for part in self.parts:
             mesh = MESHERS[part](frame)
             if self.encoding == "raw":
@@ -274,14 +227,25 @@ class VtkWriter:
                 atomic_write(self.frame_path(k, part),
                              lambda tmp, m=mesh, c=comp: meshio.write(tmp, m, file_format="vtu", compression=c))
         self.times.append(float(frame.t))
-        self._write_collections()
+        if time.monotonic() - self._pvd_time >= self.pvd_interval:
+            self.flush()
 
-    def _write_collections(self) -> None:
-        # rewritten whole each frame: ~100 bytes per part and frame, so even 10⁴ frames cost milliseconds
+    def flush(self) -> None:
+        """Rewrite run.pvd now if it does not list every frame written."""
+        if self._listed == len(self.times):
+            return
+        # ~100 bytes per part and frame: even 10⁴ frames rewrite in milliseconds
         entries = [(t, p, part, f"{VTK_DIR}/{part}_{k:06d}.vtu")
                    for k, t in enumerate(self.times) for p, part in enumerate(self.parts)]
         text = pvd_text(entries)
         atomic_write(self.pvd_path, lambda tmp: tmp.write_text(text))
+        self._listed = len(self.times)
+        self._pvd_time = time.monotonic()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.flush()
+            self.closed = True
 
     def __enter__(self) -> VtkWriter:
         return self

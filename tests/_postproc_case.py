@@ -46,7 +46,7 @@ class Recorder:
     def write(self, frame) -> None:
         self.inner.write(frame)
         self.frames.append(frame)
-        self.inner.flush()  # the background thread has written it: what a stop now would leave
+        self.inner.flush()  # run.pvd lists it now: what a stop at this point leaves
         self.pvd_after_write.append(read_pvd(self.inner.pvd_path))
 
     def close(self) -> None:

@@ -124,16 +124,20 @@ def test_writer_in_a_used_folder_replaces_the_old_frames(tmp_path, postproc_run)
     assert [e["t"] for e in read_pvd(tmp_path / PVD_NAME)] == [run.frames[1].t] * 4
 
 
-def test_background_writer_writes_the_same_files(tmp_path, postproc_run):
+def test_collection_rewrites_follow_pvd_interval(tmp_path, postproc_run):
+    """Between rewrites run.pvd lists a prefix of the frames written: what a run killed then leaves."""
     run = postproc_run
-    with VtkWriter(tmp_path, run.model, background=True) as w:
-        for f in run.frames:
-            w.write(f)
-    for k in range(len(run.frames)):
-        for part in PARTS:
-            name = f"vtk/{part}_{k:06d}.vtu"
-            assert (tmp_path / name).read_bytes() == (run.out_dir / name).read_bytes(), name
-    assert (tmp_path / PVD_NAME).read_text() == (run.out_dir / PVD_NAME).read_text()
+    lazy = VtkWriter(tmp_path / "lazy", run.model, pvd_interval=1e9)
+    eager = VtkWriter(tmp_path / "eager", run.model, pvd_interval=0.0)
+    for k, f in enumerate(run.frames):
+        lazy.write(f)
+        eager.write(f)
+        assert read_pvd(lazy.pvd_path) == []  # valid, and empty until flushed
+        assert sorted({e["t"] for e in read_pvd(eager.pvd_path)}) == [g.t for g in run.frames[: k + 1]]
+    lazy.close()
+    assert (tmp_path / "lazy" / PVD_NAME).read_text() == (tmp_path / "eager" / PVD_NAME).read_text()
+    with pytest.raises(ValueError, match="pvd_interval must be >= 0"):
+        VtkWriter(tmp_path, run.model, pvd_interval=-1)
 
 
 def test_zlib_encoding_holds_the_same_arrays(tmp_path, postproc_run):
@@ -182,19 +186,6 @@ def test_raw_vtu_round_trip_of_every_supported_type(tmp_path):
                                                   point_data={"b": np.ones(4, bool)}))
 
 
-def test_an_error_in_the_background_reaches_the_run(tmp_path, postproc_run):
-    import dataclasses
-
-    run = postproc_run
-    w = VtkWriter(tmp_path, run.model, background=True)
-    w.write(run.frames[1])
-    w.write(dataclasses.replace(run.frames[2], velocity=np.zeros(5)))  # wrong shape: fails in the thread
-    with pytest.raises(RuntimeError, match="writing a frame to .* failed"):
-        w.flush()
-    w.close()
-    assert [e["t"] for e in read_pvd(tmp_path / PVD_NAME)] == [run.frames[1].t] * 4  # what was written stays
-
-
 def test_a_new_writer_leaves_an_empty_valid_collection(tmp_path, postproc_run):
     VtkWriter(tmp_path, postproc_run.model)
     assert read_pvd(tmp_path / PVD_NAME) == []
@@ -232,8 +223,6 @@ def test_bad_arguments_are_named(tmp_path, postproc_run):
     f.write_text("")
     with pytest.raises(ValueError, match="out_dir must be a folder"):
         VtkWriter(f, postproc_run.model)
-    with pytest.raises(ValueError, match="max_pending must be"):
-        VtkWriter(tmp_path, postproc_run.model, max_pending=0)
     w = VtkWriter(tmp_path / "a", postproc_run.model)
     w.close()
     with pytest.raises(RuntimeError, match="after close"):
