@@ -40,6 +40,7 @@ CAMERAS = {
 }
 MOVIE_SUFFIXES = (".gif", ".mp4")
 FORCE_LENGTH = 0.15  # the largest normal force's tube, as a fraction of the spheres' bounding-box diagonal
+BAR_BAND = 0.16  # fraction of the picture's height under the scene kept for the scalar bars
 SPHERE_RESOLUTION = 10  # glyph facets around; 10 keeps 10⁵ spheres interactive on a software renderer
 
 
@@ -120,10 +121,11 @@ def parse_camera(spec: str) -> tuple[np.ndarray, np.ndarray]:
     return d, up
 
 
-def _bar_args(title: str, x: float) -> dict:
+def _bar_args(title: str, x: float, width_px: int) -> dict:
     """A horizontal scalar bar along the bottom, starting at `x` (fraction of the width)."""
     return {"title": title, "vertical": False, "position_x": x, "position_y": 0.03, "width": 0.4, "height": 0.08,
-            "color": "black", "fmt": "%.3g", "title_font_size": 16, "label_font_size": 14}
+            "color": "black", "fmt": "%.3g", "title_font_size": 16, "label_font_size": 14,
+            "n_labels": 5 if width_px >= 800 else 3}  # labels of a narrow bar would run into each other
 
 
 def _scalars(arrays: dict, field: str, comp: int | None) -> np.ndarray:
@@ -224,7 +226,7 @@ class FrameRenderer:
         cloud[title] = _scalars(sph.point_data, self.field, self.comp)
         glyphs = cloud.glyph(geom=self._sphere_geom, scale="radius", orient=False, factor=1.0)
         pl.add_mesh(glyphs, scalars=title, clim=self.clim, cmap="viridis", name="spheres", smooth_shading=True,
-                    scalar_bar_args=_bar_args(title, 0.55))
+                    scalar_bar_args=_bar_args(title, 0.55, self.size[0]))
         if "walls" in parts:
             wm = self.results.read_frame(k, "walls")
             quads = np.asarray(wm.cells_dict.get("quad", np.zeros((0, 4), int)))
@@ -235,7 +237,7 @@ class FrameRenderer:
         tubes = self._force_tubes(k, cloud) if self.contacts and "contacts" in parts else None
         if tubes is not None:
             pl.add_mesh(tubes, scalars="normal force [N]", clim=(0.0, self.force_ref), cmap="Reds", name="forces",
-                        scalar_bar_args=_bar_args("normal force [N]", 0.05))
+                        scalar_bar_args=_bar_args("normal force [N]", 0.05, self.size[0]))
         else:
             pl.remove_actor("forces")
         pl.add_text(f"{self.scene_name}   t = {t:.4f} s", position="upper_left", font_size=12, color="black",
@@ -271,7 +273,14 @@ class FrameRenderer:
         pl.camera.position = tuple(c + self.cam_dir * 2.5 * diag)
         pl.camera.up = tuple(self.cam_up)
         pl.reset_camera()  # fits every actor: spheres, walls, force tubes
-        pl.camera.zoom(self.zoom)
+        # the scalar bars take the bottom ~15 % of the picture: fit the scene into the rest, above them
+        cam = pl.camera
+        focal, pos = np.asarray(cam.focal_point), np.asarray(cam.position)
+        height = 2.0 * np.linalg.norm(pos - focal) * np.tan(np.radians(cam.view_angle) / 2.0)
+        up = np.asarray(cam.up) / np.linalg.norm(cam.up)
+        shift = -BAR_BAND / 2.0 * height * up
+        cam.focal_point, cam.position = tuple(focal + shift), tuple(pos + shift)
+        cam.zoom((1.0 - BAR_BAND) * self.zoom)
 
     def image(self, k: int) -> np.ndarray:
         """Frame `k` as an RGB image, shape (height, width, 3), uint8."""
