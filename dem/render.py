@@ -181,7 +181,10 @@ class FrameRenderer:
         self.scene_name = str(results.summary.get("scene", results.out_dir.name))
 
         setup_offscreen()
-        import pyvista as pv
+        try:
+            import pyvista as pv
+        except ImportError as e:  # optional dependency
+            raise ImportError(f"rendering needs pyvista ({e}): pip install 'dem[vis]'") from None
 
         self.pv = pv
         self.plotter = pv.Plotter(off_screen=True, window_size=list(self.size))
