@@ -19,13 +19,14 @@ Array ``radius``, Scale Factor 2: the glyph's own radius is 0.5), or use the Poi
 with Scale Array ``radius``; Extract Block picks one part.
 
 Every file, the collection included, is written to a temporary name and moved over its final name in one
-step (os.replace), so a run stopped at any moment leaves valid files and a ``.pvd`` listing the frames
-written so far. Each part is built as a meshio.Mesh and written either raw (default: binary appended
-data, dem.vtu, ~1 ms a frame of 4,400 spheres and ~125 bytes a sphere) or by meshio with zlib
-(``encoding="zlib"``: files 3-5 times smaller, ~15-20 ms a frame, too slow for the 10 % budget at
-DEFAULT_FRAME_RATE on this engine). Arrays are float64 as the engine holds them, so a frame read back
-equals the snapshot bit for bit. A part with nothing in it (no contact yet) is a valid empty VTU; meshio
-5.3 cannot read empty meshes back, so use :func:`dem.results.read_vtu`, which can.
+step (os.replace), so a run stopped at any moment leaves valid files and a valid ``.pvd`` listing the
+frames written up to its last rewrite (``pvd_interval``, 1 s of wall time by default). Each part is built
+as a meshio.Mesh and written either raw (default: binary appended data, dem.vtu, ~1 ms a frame of 4,400
+spheres and ~125 bytes a sphere) or by meshio with zlib (``encoding="zlib"``: files 3-5 times smaller,
+~15-20 ms a frame, too slow for the 10 % budget at DEFAULT_FRAME_RATE on this engine). Arrays are float64
+as the engine holds them, so a frame read back equals the snapshot bit for bit. A part with nothing in it
+(no contact yet) is a valid empty VTU; meshio 5.3 cannot read empty meshes back, so use
+:func:`dem.results.read_vtu`, which can.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ from .vtu import atomic_write, pvd_text, write_vtu
 PARTS = ("spheres", "walls", "contacts", "clumps")
 PVD_NAME = "run.pvd"
 VTK_DIR = "vtk"
-# frames per simulated second when none is asked for: ~10 frames per rocking cycle of the Peña block
-# (periods ≳ 0.5 s); see benchmarks/bench_vtk_overhead.py for what it costs
+# frames per simulated second when none is asked for: ≳ 7 frames per rocking cycle of the Peña block
+# (periods ≳ 0.7 s at 004's amplitudes); see benchmarks/bench_vtk_overhead.py for what it costs
 DEFAULT_FRAME_RATE = 10.0
 ENCODINGS = ("raw", "zlib")
 
