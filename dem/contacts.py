@@ -39,4 +39,8 @@ class Contacts:
 
     @property
     def candidate_count(self) -> int:
-        return int(self.counts[N_CAND])
+        return int(self.counts.to_numpy()[N_CAND])
+
+    @property
+    def rebuild_count(self) -> int:
+        return int(self.counts.to_numpy()[2])

@@ -28,7 +28,12 @@ from .integrator import integrate_clump, move_wall
 from .model import Model
 from .record import G_EB, G_ED, G_EF, G_EK, G_ES, G_EW, G_NC, G_OVL, G_REB, G_T, SLOT_WIDTH, RecordLayout
 from .state import State
-from .wall_contact import rebuild_wall_candidates, wall_contact_parallel, wall_contacts_serial
+from .wall_contact import (
+    rebuild_wall_candidate_pair,
+    rebuild_wall_candidates,
+    wall_contact_parallel,
+    wall_contacts_serial,
+)
 
 # Default Verlet skin in smallest radii. A thin skin keeps few candidates beside a tilted face (a block
 # tilted by 1° has spheres within 0.2 mm of the floor over 11 mm of its base instead of 140 mm with a
@@ -141,7 +146,7 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
 
 @ti.kernel
 def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, step0: ti.i32, t0: float,
-                     dt: float, gx: float, gy: float, gz: float, skin: float, n_clusters: ti.i32, n_clumps: ti.i32,
+                     dt: float, gx: float, gy: float, gz: float, skin: float, n_hull: ti.i32, n_clumps: ti.i32,
                      n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
                      clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
                    sleep_steps: ti.i32, implicit: ti.template()):
@@ -151,9 +156,9 @@ def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs
     row = step0 // record_every - rec_first
     for _ in range(1):
         begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
-    for g in range(n_clusters):
+    for idx in range(n_hull * n_walls):
         if ct.counts[REBUILD_FLAG] == 1:
-            rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
+            rebuild_wall_candidate_pair(idx, md, st, ct, n_walls, skin)
     for k in range(ct.counts[N_CAND]):
         wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
     for c in range(n_clumps):
@@ -223,12 +228,16 @@ class Simulation:
     def reset(self):
         self.state.reset()
         self.contacts.reset()
-        self.contacts.counts[FORCE_REBUILD] = 1
+        self.invalidate_neighbours()
         self.diag.reset()
 
     def invalidate_neighbours(self):
         """Ask for a candidate rebuild at the next step (call after editing poses by hand)."""
-        self.contacts.counts[FORCE_REBUILD] = 1
+        # whole-array copy: on the Vulkan backend a single-element write is not ordered after a pending
+        # device-side fill and can be lost
+        counts = self.contacts.counts.to_numpy()
+        counts[FORCE_REBUILD] = 1
+        self.contacts.counts.from_numpy(counts)
 
     @property
     def time(self) -> float:
@@ -266,8 +275,9 @@ class Simulation:
         if self.parallel:
             if n == 0:
                 return  # compiled at the first step
+            par = (common[0], *common[1:5], m.hull_count, *common[6:])
             for s in range(n):
-                advance_parallel(md, st, ct, dg, n0 + s, self.state.time + s * self.dt, *common)
+                advance_parallel(md, st, ct, dg, n0 + s, self.state.time + s * self.dt, *par)
         else:
             advance_serial(md, st, ct, dg, n, n0, self.state.time, *common)
 

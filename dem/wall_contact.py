@@ -99,6 +99,26 @@ def rebuild_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.temp
 
 
 @ti.func
+def rebuild_wall_candidate_pair(idx, md: ti.template(), st: ti.template(), ct: ti.template(), n_walls, skin):
+    """Parallel rebuild: one (hull sphere, wall) pair per thread, idx = i · n_walls + w, no cluster culling.
+
+    Used by the per-step parallel launch. Taichi 1.7's Vulkan code generator miscompiles an atomic inside
+    a dynamic inner loop of a parallel loop (the loop's other stores are lost), which the cluster
+    version needs; a flat loop has none, and a GPU does not need the culling.
+    """
+    i = idx // n_walls
+    w = idx - i * n_walls
+    c = md.sph_info[i][0]
+    b = md.sph_body[i]
+    x = st.pos[c] + st.rot[c] @ ti.Vector([b[0], b[1], b[2]])
+    o, n, u, v, hu, hv = wall_frame(md, st, w)
+    dist, _n, valid = plane_distance(x, o, n, u, v, hu, hv)
+    if valid == 1 and dist - b[3] < skin and dist > -b[3]:
+        k = ti.atomic_add(ct.counts[N_CAND], 1)
+        ct.cand[k] = ti.Vector([i, w])
+
+
+@ti.func
 def damping_block(c_n, c_s, n, r, v_w):
     """One contact's share of a clump's damping block (``integrator.DAMP_*`` layout).
 
