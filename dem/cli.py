@@ -27,6 +27,8 @@ def _add_run(sub):
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--threads", type=int, default=None, help="CPU threads for Taichi")
     v = p.add_mutually_exclusive_group()
+    v.add_argument("--vtk", action="store_true",
+                   help="write ParaView frames (vtk/*.vtu + run.pvd) at the default rate (10 per simulated second)")
     v.add_argument("--vtk-every", type=int, default=None, metavar="N",
                    help="write a ParaView frame (vtk/*.vtu + run.pvd) every N records")
     v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
@@ -59,12 +61,13 @@ def _cmd_run(a) -> int:
         scene = build_scene(module, overrides)
         out = Path(a.out) if a.out else Path("runs") / scene.name
         writer, frame_dt = None, None
-        if a.vtk_every is not None or a.vtk_fps is not None:
-            from .vtk_output import VtkWriter
+        if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
+            from .vtk_output import DEFAULT_FRAME_RATE, VtkWriter
 
             writer = VtkWriter(out, scene.model, all_spheres=a.vtk_all_spheres)
             record_dt = a.record_dt or scene.record_dt
-            frame_dt = record_dt * a.vtk_every if a.vtk_every is not None else 1.0 / a.vtk_fps
+            fps = a.vtk_fps or DEFAULT_FRAME_RATE
+            frame_dt = record_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
         result = run_scene(scene, t_end=a.t_end, dt=dt, out_dir=out, record_dt=a.record_dt, force=a.force,
                            progress=not a.no_progress and sys.stderr.isatty(),
                            implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
@@ -133,18 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     pl.add_argument("out_dir")
     pl.add_argument("probes", nargs="*", help="columns to plot (default: all, grouped)")
     r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
-    try:
-        from .render import add_arguments as _render_args
-        from .render import main as _cmd_render
-    except ImportError:  # the render module is optional (pyvista extra)
-        _render_args, _cmd_render = None, None
-    if _render_args is not None:
-        _render_args(r)
+    from .render import add_arguments as _render_args
+    from .render import main as _cmd_render  # imports pyvista only when it renders
+
+    _render_args(r)
     a = parser.parse_args(argv)
     if a.command == "render":
-        if _cmd_render is None:
-            print("dem: error: rendering needs pyvista: pip install 'dem[vis]'", file=sys.stderr)
-            return 2
         return _cmd_render(a)
     return {"run": _cmd_run, "scenes": _cmd_scenes, "plot": _cmd_plot}[a.command](a)
 

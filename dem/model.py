@@ -416,16 +416,44 @@ class Model:
     def clump_report(self) -> list[dict]:
         return [{"name": c.name} | c.report for c in self.clumps]
 
+    def _sphere_sets(self, hull_only: bool):
+        """Per clump: body-frame offsets from the centre of mass and radii of its spheres (cached)."""
+        key = "_sets_hull" if hull_only else "_sets_all"
+        if getattr(self, key, None) is None:
+            sets = []
+            for cs in self.clumps:
+                sel = cs.template.hull if hull_only else slice(None)
+                sets.append((np.ascontiguousarray(cs.offsets[sel]), cs.template.radii[sel]))
+            radii = np.concatenate([r for _o, r in sets])
+            cid = np.concatenate([np.full(len(r), c) for c, (_o, r) in enumerate(sets)])
+            setattr(self, key, (sets, radii, cid))
+        return getattr(self, key)
+
     def world_spheres(self, pos: np.ndarray, rot: np.ndarray, *, hull_only: bool = False):
-        """All sphere centres [m] and radii [m] in the world for clump poses (pos (n_c,3), rot (n_c,3,3))."""
-        xs, rs, cid = [], [], []
-        for c, cs in enumerate(self.clumps):
-            sel = cs.template.hull if hull_only else slice(None)
-            off = cs.offsets[sel]
-            xs.append(pos[c] + off @ rot[c].T)
-            rs.append(cs.template.radii[sel])
-            cid.append(np.full(len(off), c))
-        return np.concatenate(xs), np.concatenate(rs), np.concatenate(cid)
+        """All sphere centres [m] and radii [m] in the world for clump poses (pos (n_c,3), rot (n_c,3,3)),
+        in template order, clump after clump; with ``hull_only`` only the hull spheres."""
+        sets, radii, cid = self._sphere_sets(hull_only)
+        xs = [pos[c] + off @ rot[c].T for c, (off, _r) in enumerate(sets)]
+        return np.concatenate(xs), radii, cid
+
+    def device_to_frame_index(self, *, hull_only: bool) -> np.ndarray:
+        """Map from device hull-sphere index to the sphere's index in :meth:`world_spheres` (cached)."""
+        key = "_d2f_hull" if hull_only else "_d2f_all"
+        if getattr(self, key, None) is None:
+            out = np.empty(self.hull_count, np.int64)
+            offset = 0
+            for c, cs in enumerate(self.clumps):
+                h = self.hull_index[c]  # template indices of the hull spheres, in device order
+                seg = slice(self.hull_start[c], self.hull_start[c + 1])
+                if hull_only:
+                    # world_spheres lists hull spheres in template order
+                    out[seg] = offset + np.searchsorted(np.flatnonzero(cs.template.hull), h)
+                    offset += cs.template.hull_count
+                else:
+                    out[seg] = offset + h
+                    offset += cs.template.sphere_count
+            setattr(self, key, out)
+        return getattr(self, key)
 
 
 def _nd(dtype, data: np.ndarray):

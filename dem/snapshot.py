@@ -30,8 +30,7 @@ class Frame:
         wall_corners: (n_w, 4, 3) corners of each facet (infinite planes: a square of side ``plane_size``).
         wall_velocity: (n_w, 3) [m/s].
         contact_point, contact_normal: (n_c, 3) contact points [m] and normals (wall → sphere).
-        contact_sphere, contact_wall: (n_c,) sphere index (in this frame's sphere arrays, −1 if the
-            sphere is not in the frame) and wall index.
+        contact_sphere, contact_wall: (n_c,) sphere index (in this frame's sphere arrays) and wall index.
         contact_fn, contact_fs: (n_c,) normal and shear force magnitudes [N].
         clump_position, clump_quaternion, clump_velocity, clump_omega: per clump.
     """
@@ -94,38 +93,28 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, n_walls
 def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None) -> Frame:
     """A :class:`Frame` of `sim` now (hull spheres only unless ``all_spheres``)."""
     m = sim.model
-    s = sim.state.numpy()
-    pos, rot, vel, omg = s["pos"], s["rot"], s["vel"], s["omega"]
+    st_ = sim.state
+    pos, rot, vel, omg = st_.pos.to_numpy(), st_.rot.to_numpy(), st_.vel.to_numpy(), st_.omega.to_numpy()
+    quat, ws = st_.quat.to_numpy(), st_.wall_state.to_numpy()
     centers, radii, cid = m.world_spheres(pos, rot, hull_only=not all_spheres)
     arm = centers - pos[cid]
     velocity = vel[cid] + np.cross(omg[cid], arm)
 
     # contacts
-    cap = max(sim.contacts.capacity, 1)
-    out_i = np.zeros((cap, 2), np.int32)
-    out_f = np.zeros((cap, 11), np.float64 if sim.state._np() == np.float64 else np.float32)
+    bufs = getattr(sim, "_snapshot_buffers", None)
+    if bufs is None:
+        cap = max(sim.contacts.capacity, 1)
+        real = np.float64 if st_._np() == np.float64 else np.float32
+        bufs = sim._snapshot_buffers = (np.zeros((cap, 2), np.int32), np.zeros((cap, 11), real))
+    out_i, out_f = bufs
     md, st, ct, _dg = sim._packs()
     n = _export_wall_contacts(md, st, ct, m.wall_count, out_i, out_f)
-    out_i, out_f = out_i[:n], out_f[:n].astype(float)
-    # map device hull index → index in this frame's sphere arrays
-    hull_to_frame = np.full(m.hull_count, -1)
-    offset = 0
-    for c, cs in enumerate(m.clumps):
-        h = m.hull_index[c]  # template indices of hull spheres, in device order
-        if all_spheres:
-            hull_to_frame[m.hull_start[c]: m.hull_start[c + 1]] = offset + h
-            offset += cs.template.sphere_count
-        else:
-            # frame lists hull spheres in template order
-            order = np.argsort(np.argsort(h))
-            hull_to_frame[m.hull_start[c]: m.hull_start[c + 1]] = offset + order
-            offset += cs.template.hull_count
-    sphere = hull_to_frame[out_i[:, 0]] if n else np.zeros(0, int)
+    pairs, data = out_i[:n].copy(), out_f[:n].astype(float)
+    sphere = m.device_to_frame_index(hull_only=not all_spheres)[pairs[:, 0]] if n else np.zeros(0, int)
     force = np.zeros_like(centers)
     if n:
-        np.add.at(force, sphere[sphere >= 0], out_f[sphere >= 0, 8:11])
+        np.add.at(force, sphere, data[:, 8:11])
 
-    ws = s["wall_state"]
     corners, wvel = [], []
     span = plane_size or 2.0 * float(np.max(np.abs(pos)) + np.max(m.bound_radius))
     for w, wall in enumerate(m.walls):
@@ -135,9 +124,9 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None)
         corners.append([o - hu * u - hv * v, o + hu * u - hv * v, o + hu * u + hv * v, o - hu * u + hv * v])
         wvel.append(ws[w, 7:10])
     return Frame(
-        t=sim.state.time, centers=centers, radii=radii, clump_id=cid, velocity=velocity,
-        angular_velocity=omg[cid], contact_force=force,
-        wall_corners=np.asarray(corners, float).reshape(-1, 4, 3), wall_velocity=np.asarray(wvel, float).reshape(-1, 3),
-        contact_point=out_f[:, 0:3], contact_normal=out_f[:, 3:6], contact_sphere=sphere,
-        contact_wall=out_i[:, 1].astype(int), contact_fn=out_f[:, 6], contact_fs=out_f[:, 7],
-        clump_position=pos, clump_quaternion=s["quat"], clump_velocity=vel, clump_omega=omg)
+        t=st_.time, centers=centers, radii=radii, clump_id=cid, velocity=velocity, angular_velocity=omg[cid],
+        contact_force=force, wall_corners=np.asarray(corners, float).reshape(-1, 4, 3),
+        wall_velocity=np.asarray(wvel, float).reshape(-1, 3), contact_point=data[:, 0:3],
+        contact_normal=data[:, 3:6], contact_sphere=sphere, contact_wall=pairs[:, 1].astype(int),
+        contact_fn=data[:, 6], contact_fs=data[:, 7], clump_position=pos, clump_quaternion=quat, clump_velocity=vel,
+        clump_omega=omg)

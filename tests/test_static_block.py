@@ -60,3 +60,24 @@ def test_resting_block_sleeps_and_wakes_when_the_wall_moves(ti_cpu):
     assert sim.state.monitor.to_numpy()[0, 5] == 0.0  # awake
     # dragged by friction, the block moves with the floor (1 mm/s) once it has caught up
     assert abs(sim.layout.clump(rows[-1:], 0, C_VEL)[0, 0] - 1e-3) < 1e-5
+
+
+def test_fast_forward_of_a_quiescent_run_is_exact(ti_cpu):
+    """Once every body sleeps and no wall will move, the run loop writes the remaining records without
+    stepping; the history is identical, bit for bit, to stepping through."""
+    import dem.solver as solver
+    from dem.run import run_scene
+    from dem.scene import build_scene
+
+    scene = build_scene("pena_block", {"r_core": 0.04, "r_base": 0.01, "theta0_deg": 1.0})
+    fast = run_scene(scene, t_end=1.5, progress=False)
+    assert fast.summary["quiescent_from_s"] is not None and fast.summary["quiescent_from_s"] < 1.5
+    quiescent = solver.Simulation.quiescent
+    try:
+        solver.Simulation.quiescent = lambda self: False
+        slow = run_scene(scene, t_end=1.5, progress=False)
+    finally:
+        solver.Simulation.quiescent = quiescent
+    assert set(fast.history) == set(slow.history)
+    for k in fast.history:
+        assert np.array_equal(fast.history[k], slow.history[k]), k
