@@ -90,7 +90,10 @@ def _pvpython() -> str:
 
 def _run(cmd: list[str]) -> subprocess.CompletedProcess:
     # ParaView runs the system Python: keep this interpreter's settings out of it
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    # pvpython brings its own Python and VTK; an OpenGL window class chosen for pyvista in this process
+    # (dem.render sets VTK_DEFAULT_OPENGL_WINDOW when there is no display) makes it abort under Xvfb
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "VTK_DEFAULT_OPENGL_WINDOW")}
     return subprocess.run(cmd, capture_output=True, text=True, timeout=PVPYTHON_TIMEOUT, env=env)
 
 
