@@ -136,6 +136,7 @@ def _sleeping_step(c, st: ti.template(), dg: ti.template(), record, row, clump_b
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
+    st.damp_other[c] = ti.Vector([0.0] * 6)
 
 
 @ti.func
@@ -143,7 +144,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
                 sleep_speed, sleep_steps, walls_moving):
     prm = md.clump_param[c]
     m = prm[0]
-    fixed = md.clump_fixed[c]
+    fixed = ti.cast(prm[3], ti.i32)
     f_c = st.force[c]
     t_c = st.torque[c]
     v0 = st.vel[c]
@@ -151,6 +152,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     rot = st.rot[c]
     iw = rot @ md.clump_inertia[c] @ rot.transpose()
     blk = st.damp[c]
+    oth = st.damp_other[c]
 
     f_g = m * gravity
     f_tot = f_c + f_g
@@ -177,7 +179,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     u0 = ti.Vector([v0[0], v0[1], v0[2], w0[0], w0[1], w0[2]])
     force6 = ti.Vector([f_tot[0], f_tot[1], f_tot[2], t_tot[0], t_tot[1], t_tot[2]])
     for i in ti.static(range(6)):
-        force6[i] += blk[DAMP_FORCE + i]
+        force6[i] += blk[DAMP_FORCE + i] + oth[i]
     lhs = mass6 + 0.5 * dt * damp6
     base = (mass6 - 0.5 * dt * damp6) @ u0
     # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD
@@ -214,13 +216,16 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
 
     ubar = 0.5 * (u0 + u1)
     f_con = (lhs @ u1 - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
-    f_damp = -(damp6 @ ubar)  # dashpot force at mid-step, without the wall term
-    for i in ti.static(range(6)):
-        f_damp[i] += blk[DAMP_FORCE + i]
+    f_damp = -(damp6 @ ubar)  # dashpot force at mid-step
     wall_dot = 0.0
+    other_dot = 0.0
     for i in ti.static(range(6)):
+        f_damp[i] += blk[DAMP_FORCE + i] + oth[i]
         wall_dot += ubar[i] * blk[DAMP_FORCE + i]
-    dissip = ubar.dot(damp6 @ ubar) - 2.0 * wall_dot + blk[DAMP_SCALAR]
+        other_dot += ubar[i] * oth[i]
+    # dissipation: against walls (ū − v_w)ᵀD(ū − v_w) exactly; between bodies, minus the work the
+    # dashpots do on this body (the two bodies' shares add up to the pair's dissipation)
+    dissip = ubar.dot(damp6 @ ubar) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
     vbar = ti.Vector([ubar[0], ubar[1], ubar[2]])
     wbar = ti.Vector([ubar[3], ubar[4], ubar[5]])
     dg.ledger[L.STEP + L.BODY] += f_g.dot(vbar) * dt
@@ -240,8 +245,11 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
+    st.damp_other[c] = ti.Vector([0.0] * 6)
     mon = st.monitor[c]
-    mon[0] += (v1.norm() + w1.norm() * prm[1]) * dt  # bound on any hull point's motion since rebuild
+    moved = (v1.norm() + w1.norm() * prm[1]) * dt  # bound on any hull point's motion this step
+    mon[0] += moved  # since the last wall-candidate rebuild
+    mon[6] += moved  # since the last body-pair rebuild
     if sleep_speed > 0.0:
         g_mag = gravity.norm()
         speed = v1.norm() + w1.norm() * prm[1]

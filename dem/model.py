@@ -286,9 +286,9 @@ class Model:
         sph_info   (n_h,) ivec4 clump index, material index, group slot (layer a), group slot (layer b)
         cluster_body (n_g,) vec4 cluster centre relative to the centre of mass, body frame [m]; bounding radius [m]
         cluster_range(n_g,) ivec4 first hull sphere, sphere count, clump index, unused
-        clump_param(n_c,) vec4  mass [kg], bounding radius [m], local damping [-], unused
+        clump_param(n_c,) vec4  mass [kg], bounding radius [m], local damping [-], fixed-DOF bitmask
+                                (x, y, z, rx, ry, rz; a small integer held exactly in a real)
         clump_inertia(n_c,) mat3 inertia about the centre of mass, body frame [kg·m²]
-        clump_fixed(n_c,) i32   fixed-DOF bitmask (x, y, z, rx, ry, rz)
         wall_frame (n_w,) mat4×3 rows origin [m], normal, u, v (unit)
         wall_info  (n_w,) vec4  half length along u, along v [m] (0: infinite), material, table Δt [s]
         wall_vel   (n_w, n_t) vec3 prescribed wall velocity samples [m/s]
@@ -399,10 +399,9 @@ class Model:
         self.cluster_body = _nd(vec(4), self.cluster_body_np)
         self.cluster_range = _nd(ti.types.vector(4, ti.i32), self.cluster_range_np)
         param = np.column_stack([self.mass, self.bound_radius, [c.local_damping for c in self.clumps],
-                                 np.zeros(self.clump_count)])
+                                 self.fixed.astype(float)])
         self.clump_param = _nd(vec(4), param)
         self.clump_inertia = _nd(ti.types.matrix(3, 3, real), self.inertia)
-        self.clump_fixed = _nd(ti.i32, self.fixed)
         self.wall_frame = _nd(ti.types.matrix(4, 3, real), self.wall_frame_np)
         self.wall_info = _nd(vec(4), self.wall_info_np)
         self.wall_vel = _nd(vec(3), self.wall_vel_np)

@@ -234,7 +234,8 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         "max_energy_error": float(np.max(np.abs(history["energy_error"]))) if len(history["energy_error"]) else 0.0,
         "dt_critical_estimate": est.dt, "dt_critical_estimate_detail": est.describe(scene.model),
         "dt_critical_monitored_min": float(np.min(history["dt_critical"])) if len(history["t"]) else None,
-        "implicit_damping": implicit_damping, "sleep": sleep, "quiescent_from_s": fast_forward_from, "neighbour_rebuilds": sim.contacts.rebuild_count,
+        "implicit_damping": implicit_damping, "sleep": sleep, "quiescent_from_s": fast_forward_from,
+        "neighbour_rebuilds": sim.contacts.rebuild_count, "pair_rebuilds": sim.pair_rebuilds,
         "max_contact_count": int(np.max(history["contact_count"])) if len(history["t"]) else 0,
         "parallel_launch": sim.parallel, "params": scene.params, "clumps": scene.model.clump_report(),
     } | scene.info

@@ -23,9 +23,21 @@ import taichi as ti
 
 from . import ledger as L
 from . import runtime
-from .contacts import N_CAND, REBUILD_FLAG, REBUILDS, Contacts
+from .contacts import (
+    FORCE_REBUILD,
+    N_CAND,
+    N_PAIRS,
+    PAIR_STOP,
+    REBUILD_FLAG,
+    REBUILDS,
+    STEPS_DONE,
+    WALLS_MOVING,
+    Contacts,
+)
 from .integrator import integrate_clump, move_wall
 from .model import Model
+from .pair_contact import pair_contact_parallel, pair_contacts_serial
+from .pair_search import carry_history, find_pairs
 from .record import G_EB, G_ED, G_EF, G_EK, G_ES, G_EW, G_NC, G_OVL, G_REB, G_T, SLOT_WIDTH, RecordLayout
 from .state import State
 from .wall_contact import (
@@ -40,20 +52,39 @@ from .wall_contact import (
 # 2.5 mm skin) at the price of more rebuilds, which the cluster test keeps cheap. Measured on the Peña
 # block while rocking: skin 2.5 mm 50 µs/step, 0.5 mm 24 µs/step, 0.2 mm 14 µs/step.
 SKIN_RADII = 0.04
-WALLS_MOVING = 4  # counts[4]: 1 if a wall moves this step (wakes sleeping bodies)
-FORCE_REBUILD = 3  # counts[3] = 1 asks for a rebuild at the next step (set on reset or pose edits)
+# Default skin of the body-pair list in smallest radii: pairs are found on the host, so a rebuild costs a
+# pause of the step loop; a wider skin than the walls' (SKIN_RADII) makes them rarer.
+PAIR_SKIN_RADII = 0.25
 
 _nd1 = ti.types.ndarray(ndim=1)
 _nd2 = ti.types.ndarray(ndim=2)
 ModelArgs = ti.types.argpack(sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1, clump_param=_nd1,
-                             clump_inertia=_nd1, clump_fixed=_nd1,
+                             clump_inertia=_nd1,
                              wall_frame=_nd1, wall_info=_nd1, wall_vel=_nd2, mat_pair=_nd2, iface_map=_nd1)
 StateArgs = ti.types.argpack(pos=_nd1, quat=_nd1, rot=_nd1, vel=_nd1, omega=_nd1, force=_nd1, torque=_nd1,
-                             damp=_nd1, monitor=_nd1, wall_state=_nd1)
-ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd1)
+                             damp=_nd1, damp_other=_nd1, monitor=_nd1, wall_state=_nd1)
+ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd1, pairs=_nd1, pair_hist=_nd1)
 DiagArgs = ti.types.argpack(ledger=_nd1, slots=_nd1, rec=_nd2)
-KERNEL_ARRAY_COUNT = 12 + 10 + 3 + 3
+KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
+
+
+@ti.func
+def pair_skin_exceeded(st: ti.template(), ct: ti.template(), n_clumps, pair_skin):
+    """Stop stepping (counts[PAIR_STOP] = 1) when two bodies may have moved closer than the pair skin since
+    the host's last pair search: the sum of the two largest motion bounds reaches the skin."""
+    if pair_skin > 0.0:
+        first = 0.0
+        second = 0.0
+        for c in range(n_clumps):
+            m = st.monitor[c][6]
+            if m > first:
+                second = first
+                first = m
+            elif m > second:
+                second = m
+        if first + second >= pair_skin:
+            ct.counts[PAIR_STOP] = 1
 
 
 @ti.func
@@ -122,26 +153,32 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
                    dt: float, gx: float, gy: float, gz: float, skin: float, n_clusters: ti.i32,
                    n_clumps: ti.i32, n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
                    clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
-                   sleep_steps: ti.i32, implicit: ti.template()):
-    """Run n_steps steps in one serial loop (CPU)."""
+                   sleep_steps: ti.i32, pair_skin: float, implicit: ti.template()):
+    """Run up to n_steps steps in one serial loop (CPU); counts[STEPS_DONE] tells how many ran."""
     gravity = ti.Vector([gx, gy, gz])
+    ct.counts[STEPS_DONE] = 0
     ti.loop_config(serialize=True)
     for s in range(n_steps):
-        n = step0 + s
-        t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
-        record = n % record_every == 0
-        row = n // record_every - rec_first
-        begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
-        if ct.counts[REBUILD_FLAG] == 1:
-            for g in range(n_clusters):
-                rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
-        wall_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
-        for c in range(n_clumps):
-            integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
-                            ct.counts[WALLS_MOVING])
-        for w in range(n_walls):
-            move_wall(w, md, st, dg, t, dt, record, row, wall_base)
-        end_step(ct, dg, t, record, row, n_slots, slot_base)
+        if ct.counts[PAIR_STOP] == 0:
+            pair_skin_exceeded(st, ct, n_clumps, pair_skin)
+        if ct.counts[PAIR_STOP] == 0:  # otherwise the rest of the launch waits for the host's pair search
+            n = step0 + s
+            t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
+            record = n % record_every == 0
+            row = n // record_every - rec_first
+            begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
+            if ct.counts[REBUILD_FLAG] == 1:
+                for g in range(n_clusters):
+                    rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
+            pair_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)  # may wake bodies
+            wall_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
+            for c in range(n_clumps):
+                integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
+                                ct.counts[WALLS_MOVING])
+            for w in range(n_walls):
+                move_wall(w, md, st, dg, t, dt, record, row, wall_base)
+            end_step(ct, dg, t, record, row, n_slots, slot_base)
+            ct.counts[STEPS_DONE] += 1
 
 
 @ti.kernel
@@ -149,26 +186,37 @@ def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs
                      gx: float, gy: float, gz: float, skin: float, n_hull: ti.i32, n_clumps: ti.i32,
                      n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
                      clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
-                     sleep_steps: ti.i32, implicit: ti.template()):
-    """One step; each stage is a parallel loop (GPU backends)."""
+                     sleep_steps: ti.i32, pair_skin: float, implicit: ti.template()):
+    """One step; each stage is a parallel loop (GPU backends). Nothing runs while counts[PAIR_STOP] is set."""
     gravity = ti.Vector([gx, gy, gz])
     record = step0 % record_every == 0
     row = step0 // record_every - rec_first
     t = ti.cast(step0, float) * dt
     for _ in range(1):
-        begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
+        if ct.counts[PAIR_STOP] == 0:
+            pair_skin_exceeded(st, ct, n_clumps, pair_skin)
+        if ct.counts[PAIR_STOP] == 0:
+            begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
     for idx in range(n_hull * n_walls):
-        if ct.counts[REBUILD_FLAG] == 1:
+        if ct.counts[PAIR_STOP] == 0 and ct.counts[REBUILD_FLAG] == 1:
             rebuild_wall_candidate_pair(idx, md, st, ct, n_walls, skin)
+    for k in range(ct.counts[N_PAIRS]):
+        if ct.counts[PAIR_STOP] == 0:
+            pair_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
     for k in range(ct.counts[N_CAND]):
-        wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
+        if ct.counts[PAIR_STOP] == 0:
+            wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
     for c in range(n_clumps):
-        integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
-                        ct.counts[WALLS_MOVING])
+        if ct.counts[PAIR_STOP] == 0:
+            integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
+                            ct.counts[WALLS_MOVING])
     for w in range(n_walls):
-        move_wall(w, md, st, dg, t, dt, record, row, wall_base)
+        if ct.counts[PAIR_STOP] == 0:
+            move_wall(w, md, st, dg, t, dt, record, row, wall_base)
     for _ in range(1):
-        end_step(ct, dg, t, record, row, n_slots, slot_base)
+        if ct.counts[PAIR_STOP] == 0:
+            end_step(ct, dg, t, record, row, n_slots, slot_base)
+            ct.counts[STEPS_DONE] += 1
 
 
 class Diagnostics:
@@ -195,7 +243,8 @@ class Simulation:
         model: the finalized model.
         dt: time step [s].
         record_every: steps between record rows (≥ 1).
-        skin: Verlet skin of the candidate list [m] (default: SKIN_RADII × the smallest hull sphere radius).
+        skin: Verlet skin of the wall candidate list [m] (default: SKIN_RADII × the smallest hull radius).
+        pair_skin: skin of the body-pair list [m] (default: PAIR_SKIN_RADII × the smallest hull radius).
         parallel: force the per-step parallel launch (default: serial on CPU, parallel elsewhere).
         capacity: rows of the device record buffer (rows are fetched to the host when it is full).
         implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
@@ -204,8 +253,9 @@ class Simulation:
     """
 
     def __init__(self, model: Model, *, dt: float, record_every: int = 1, skin: float | None = None,
-                 parallel: bool | None = None, capacity: int = 2048, implicit_damping: bool = True,
-                 sleep: bool = True, sleep_speed: float = 1e-8, sleep_steps: int = 1000):
+                 pair_skin: float | None = None, parallel: bool | None = None, capacity: int = 2048,
+                 implicit_damping: bool = True, sleep: bool = True, sleep_speed: float = 1e-8,
+                 sleep_steps: int = 1000):
         if not (np.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be > 0 [s], got {dt}")
         if int(record_every) < 1:
@@ -216,6 +266,9 @@ class Simulation:
         self.skin = float(skin) if skin is not None else SKIN_RADII * model.min_radius
         if not self.skin > 0:
             raise ValueError(f"skin must be > 0 [m], got {skin}")
+        self.pair_skin = float(pair_skin) if pair_skin is not None else PAIR_SKIN_RADII * model.min_radius
+        if not self.pair_skin > 0:
+            raise ValueError(f"pair_skin must be > 0 [m], got {pair_skin}")
         self.parallel = (not runtime.is_serial_backend()) if parallel is None else bool(parallel)
         self.implicit_damping = bool(implicit_damping)
         self.sleep_speed = float(sleep_speed) if sleep else 0.0
@@ -224,6 +277,8 @@ class Simulation:
         self.contacts = Contacts(model)
         self.diag = Diagnostics(model, capacity)
         self.layout = self.diag.layout
+        self._pack_cache = None
+        self.pair_rebuilds = 0
         self.reset()
 
     def reset(self):
@@ -231,6 +286,7 @@ class Simulation:
         self.contacts.reset()
         self.invalidate_neighbours()
         self.diag.reset()
+        self.rebuild_pairs()
 
     def invalidate_neighbours(self):
         """Ask for a candidate rebuild at the next step (call after editing poses by hand)."""
@@ -241,12 +297,47 @@ class Simulation:
         self.contacts.counts.from_numpy(counts)
 
     @property
+    def uses_pairs(self) -> bool:
+        return self.model.clump_count > 1
+
+    def rebuild_pairs(self) -> None:
+        """Host broad phase between bodies (pair_search.py): new candidate pairs with their carried-over
+        shear history, motion bounds reset, stepping resumed."""
+        if not self.uses_pairs:
+            return
+        c = self.contacts
+        pos, rot = self.state.pos.to_numpy().astype(float), self.state.rot.to_numpy().astype(float)
+        pairs = find_pairs(self.model, pos, rot, self.pair_skin)
+        counts = c.counts.to_numpy()
+        n_old = int(counts[N_PAIRS])
+        old_hist = c.pair_hist.to_numpy()[:n_old].astype(float)
+        keys = pairs[:, 0] * self.model.hull_count + pairs[:, 1]
+        hist = carry_history(c.pair_keys, old_hist, keys)
+        if c.ensure_pair_capacity(len(pairs)):
+            self._pack_cache = None
+        full_pairs = np.zeros((c.pair_capacity, 2), np.int32)
+        full_pairs[: len(pairs)] = pairs
+        full_hist = np.zeros((c.pair_capacity, 4), self.state._np())
+        full_hist[: len(pairs)] = hist
+        c.pairs.from_numpy(full_pairs)
+        c.pair_hist.from_numpy(full_hist)
+        c.pair_keys = keys
+        counts[N_PAIRS] = len(pairs)
+        counts[PAIR_STOP] = 0
+        c.counts.from_numpy(counts)
+        mon = self.state.monitor.to_numpy()
+        mon[:, 6] = 0.0
+        self.state.monitor.from_numpy(mon)
+        self.pair_rebuilds += 1
+
+    @property
     def time(self) -> float:
         return self.state.time
 
     def _packs(self):
-        """Argument packs of the device arrays (built once: the arrays never change identity)."""
-        if getattr(self, "_pack_cache", None) is None:
+        """Argument packs of the device arrays (built once: the arrays never change identity, except the
+        pair arrays when they grow, which clears this cache)."""
+        if self._pack_cache is None:
             self._pack_cache = self._make_packs()
         return self._pack_cache
 
@@ -254,11 +345,12 @@ class Simulation:
         m, s, c, d = self.model, self.state, self.contacts, self.diag
         md = ModelArgs(sph_body=m.sph_body, sph_info=m.sph_info, cluster_body=m.cluster_body,
                        cluster_range=m.cluster_range, clump_param=m.clump_param,
-                       clump_inertia=m.clump_inertia, clump_fixed=m.clump_fixed, wall_frame=m.wall_frame,
+                       clump_inertia=m.clump_inertia, wall_frame=m.wall_frame,
                        wall_info=m.wall_info, wall_vel=m.wall_vel, mat_pair=m.mat_pair, iface_map=m.iface_map)
         st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, force=s.force,
-                       torque=s.torque, damp=s.damp, monitor=s.monitor, wall_state=s.wall_state)
-        ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts)
+                       torque=s.torque, damp=s.damp, damp_other=s.damp_other, monitor=s.monitor,
+                       wall_state=s.wall_state)
+        ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts, pairs=c.pairs, pair_hist=c.pair_hist)
         dg = DiagArgs(ledger=d.ledger, slots=d.slots, rec=d.rec)
         return md, st, ct, dg
 
@@ -269,24 +361,42 @@ class Simulation:
 
     def compile(self) -> None:
         """Compile (or load from Taichi's cache) the step kernel without taking a step."""
-        saved = self.state.step
-        self._launch(0, saved)
+        self._launch(0, self.state.step)
 
-    def _launch(self, n: int, n0: int) -> None:
+    # parallel launches between two looks at the step counter (each look is a device sync)
+    PARALLEL_BATCH = 64
+
+    def _launch(self, n: int, n0: int) -> tuple[int, bool]:
+        """Run up to n steps from step n0; returns (steps done, pair search needed)."""
         m, g, lay = self.model, self.model.gravity, self.layout
         md, st, ct, dg = self._packs()
         first_row = -(-n0 // self.record_every)
+        pair_skin = self.pair_skin if self.uses_pairs else 0.0
         common = (self.dt, g[0], g[1], g[2], self.skin, m.cluster_count, m.clump_count, m.wall_count, m.slot_count,
                   self.record_every, first_row, lay.clump_base, lay.wall_base, lay.slot_base, self.sleep_speed,
-                  self.sleep_steps, self.implicit_damping)
+                  self.sleep_steps, pair_skin, self.implicit_damping)
         if self.parallel:
             if n == 0:
-                return  # compiled at the first step
+                return 0, False  # compiled at the first step
             par = (common[0], *common[1:5], m.hull_count, *common[6:])
-            for s in range(n):
-                advance_parallel(md, st, ct, dg, n0 + s, *par)
-        else:
-            advance_serial(md, st, ct, dg, n, n0, *common)
+            done = 0
+            counts = self.contacts.counts.to_numpy()
+            counts[STEPS_DONE] = 0
+            self.contacts.counts.from_numpy(counts)
+            while done < n:
+                batch = min(self.PARALLEL_BATCH, n - done)
+                for s in range(batch):
+                    advance_parallel(md, st, ct, dg, n0 + done + s, *par)
+                counts = self.contacts.counts.to_numpy()
+                done = int(counts[STEPS_DONE])
+                if counts[PAIR_STOP]:
+                    return done, True
+            return done, False
+        advance_serial(md, st, ct, dg, n, n0, *common)
+        if n == 0:
+            return 0, False
+        counts = self.contacts.counts.to_numpy()
+        return int(counts[STEPS_DONE]), bool(counts[PAIR_STOP])
 
     def quiescent(self) -> bool:
         """True when every body sleeps and no wall moves from now on: every later step is then the same
@@ -327,13 +437,15 @@ class Simulation:
             first_row = -(-n0 // self.record_every)  # index of the first record step ≥ n0
             max_steps = (first_row + self.diag.capacity) * self.record_every - n0
             n = min(n_steps, max_steps)
-            self._launch(n, n0)
-            rows = self._rows_in(n0, n)
+            done, need_pairs = self._launch(n, n0)
+            rows = self._rows_in(n0, done)
             if rows:
                 out.append(self.diag.rec.to_numpy()[:rows].astype(np.float64))
-            self.state.step += n
+            self.state.step += done
             self.state.time = self.state.step * self.dt
-            n_steps -= n
+            n_steps -= done
+            if need_pairs:
+                self.rebuild_pairs()
         if not out:
             return np.zeros((0, lay.width))
         return np.concatenate(out)

@@ -9,8 +9,10 @@ Arrays (n_c clumps, n_w walls), world frame:
     force   (n_c,) vec3  contact force being accumulated for t_n [N]
     torque  (n_c,) vec3  contact moment about the centre of mass being accumulated [N·m]
     damp    (n_c,) vec28 damping block being accumulated for t_n (damping.py)
-    monitor (n_c,) vec6  motion bound since the last neighbour rebuild [m]; Σk_n [N/m]; Σk_n·lever²
-                         [N·m]; Σc_n [N·s/m] at the last record step; quiet steps in a row; asleep (0/1)
+    damp_other (n_c,) vec6 generalised force of other bodies' motion through the dashpots [N, N·m]
+    monitor (n_c,) vec8  motion bound since the last wall-candidate rebuild [m]; Σk_n [N/m]; Σk_n·lever²
+                         [N·m]; Σc_n [N·s/m] at the last record step; quiet steps in a row; asleep (0/1);
+                         motion bound since the last body-pair rebuild [m]; unused
     wall_state (n_w,) vec10 displacement from the wall's origin at t_n [m]; motion bound since rebuild [m];
                           velocity at t_{n−½} [m/s]; velocity at t_n [m/s]
 """
@@ -38,8 +40,9 @@ class State:
         self.omega = ti.ndarray(v3, nc)
         self.force = ti.ndarray(v3, nc)
         self.torque = ti.ndarray(v3, nc)
-        self.monitor = ti.ndarray(ti.types.vector(6, real), nc)
+        self.monitor = ti.ndarray(ti.types.vector(8, real), nc)
         self.damp = ti.ndarray(ti.types.vector(DAMP_WIDTH, real), nc)
+        self.damp_other = ti.ndarray(ti.types.vector(6, real), nc)
         self.wall_state = ti.ndarray(ti.types.vector(10, real), nw)
         self.time = 0.0  # t_n [s] of the next force evaluation
         self.step = 0  # steps taken
@@ -51,7 +54,7 @@ class State:
         self.set_poses(np.stack([c.position for c in m.clumps]), q)
         self.vel.from_numpy(np.stack([c.velocity for c in m.clumps]).astype(self._np()))
         self.omega.from_numpy(np.stack([c.angular_velocity for c in m.clumps]).astype(self._np()))
-        for a in (self.force, self.torque, self.monitor, self.damp, self.wall_state):
+        for a in (self.force, self.torque, self.monitor, self.damp, self.damp_other, self.wall_state):
             a.fill(0.0)
         self.time = 0.0
         self.step = 0

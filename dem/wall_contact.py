@@ -243,7 +243,7 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
             if info[3] >= 0:
                 add_slot(dg, info[3], f_rec, xc, fe + fd)
             lever = arm.cross(normal)
-            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn, 0.0, 0.0])
+            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn, 0.0, 0.0, 0.0, 0.0])
     elif hs[3] != 0.0:
         ct.hist[h] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
     return f, tq, e, ratio, touching, blk
