@@ -357,10 +357,13 @@ class PivotGeometry:
         """α_u = atan(b'/(h' + r)) [rad]: from rest the block uplifts when |ü_g| > g tan α_u."""
         return math.atan2(self.half_width, self.height + self.edge_radius)
 
-    def equivalent_rectangle(self) -> tuple[float, float]:
-        """(width, height) [m] of the sharp-cornered rectangle with this α' and p (p² = 3g/(4R))."""
+    def equivalent_rectangle(self, *, alpha: float | None = None) -> tuple[float, float]:
+        """(width, height) [m] of the sharp-cornered rectangle with this p (p² = 3g/(4R)) and slenderness
+        `alpha` [rad] (default α'; pass uplift_alpha where the uplift threshold matters more than the
+        swing)."""
+        a = self.alpha if alpha is None else alpha
         big_r = 3.0 * self.g / (4.0 * self.p**2)
-        return 2.0 * big_r * math.sin(self.alpha), 2.0 * big_r * math.cos(self.alpha)
+        return 2.0 * big_r * math.sin(a), 2.0 * big_r * math.cos(a)
 
     def quarter_period(self, theta0: float) -> float:
         """Exact time [s] from rest at θ0 [rad] to the impact at θ = 0 of the block rolling on its edge
@@ -394,15 +397,22 @@ class PivotGeometry:
 
 def pivot_geometry(model, clump: int = 0, *, axis: int = 1, g: float = G) -> PivotGeometry:
     """The PivotGeometry of a box clump of `model` rocking about body axis `axis` (1: y; the other
-    horizontal axis is the rocking direction), from its template: the bottom layer is the spheres
-    touching the lowest plane; b' is the largest horizontal offset of their centres from G."""
+    horizontal axis is the rocking direction); see :func:`template_pivot_geometry`."""
     spec = model.clumps[clump]
-    c, r = spec.template.centers, spec.template.radii
-    cg = spec.mass_props.center
+    return template_pivot_geometry(spec.template, spec.mass_props.center, float(model.mass[clump]),
+                                   float(model.inertia[clump][axis, axis]), axis=axis, g=g)
+
+
+def template_pivot_geometry(template, center: np.ndarray, mass: float, inertia_g: float, *, axis: int = 1,
+                            g: float = G) -> PivotGeometry:
+    """PivotGeometry of a clump template (dem.ClumpTemplate) with centre of mass `center` [m] (template
+    frame), `mass` [kg] and I_G [kg·m²] about body axis `axis`: the bottom layer is the spheres touching the
+    lowest plane; b' is the largest horizontal offset of their centres from G along the rocking direction."""
+    c, r = template.centers, template.radii
     low = c[:, 2] - r
     bottom = np.isclose(low, low.min(), atol=1e-9)
     across = 0 if axis == 1 else 1
     edge_r = float(np.max(r[bottom]))
-    b = float(np.max(np.abs(c[bottom, across] - cg[across])))
-    h = float(cg[2] - (low.min() + edge_r))
-    return PivotGeometry(b, h, edge_r, float(model.mass[clump]), float(model.inertia[clump][axis, axis]), g)
+    b = float(np.max(np.abs(c[bottom, across] - center[across])))
+    h = float(center[2] - (low.min() + edge_r))
+    return PivotGeometry(b, h, edge_r, float(mass), float(inertia_g), g)
