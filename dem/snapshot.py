@@ -12,7 +12,7 @@ import numpy as np
 import taichi as ti
 
 from .contact_law import normal_force
-from .contacts import N_CAND
+from .contacts import N_CAND, N_PAIRS
 from .solver import ContactArgs, ModelArgs, StateArgs
 from .wall_contact import _pair, plane_distance, wall_frame
 
@@ -30,7 +30,10 @@ class Frame:
         wall_corners: (n_w, 4, 3) corners of each facet (infinite planes: a square of side ``plane_size``).
         wall_velocity: (n_w, 3) [m/s].
         contact_point, contact_normal: (n_c, 3) contact points [m] and normals (wall → sphere).
-        contact_sphere, contact_wall: (n_c,) sphere index (in this frame's sphere arrays) and wall index.
+        contact_sphere, contact_wall: (n_c,) sphere index (in this frame's sphere arrays) and wall index
+            (−1 for a contact between two bodies' spheres).
+        contact_other: (n_c,) for contacts between bodies, the other sphere's index (−1 for wall contacts);
+            the forces are those on contact_sphere.
         contact_fn, contact_fs: (n_c,) normal and shear force magnitudes [N].
         clump_position, clump_quaternion, clump_velocity, clump_omega: per clump.
     """
@@ -54,6 +57,7 @@ class Frame:
     clump_quaternion: np.ndarray
     clump_velocity: np.ndarray
     clump_omega: np.ndarray
+    contact_other: np.ndarray | None = None
 
 
 @ti.kernel
@@ -90,6 +94,47 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, n_walls
     return n_out
 
 
+@ti.kernel
+def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, out_i: ti.types.ndarray(),
+                          out_f: ti.types.ndarray()) -> ti.i32:
+    n_out = 0
+    ti.loop_config(serialize=True)
+    for k in range(ct.counts[N_PAIRS]):
+        pair = ct.pairs[k]
+        i = pair[0]
+        j = pair[1]
+        a = md.sph_info[i][0]
+        b = md.sph_info[j][0]
+        bi = md.sph_body[i]
+        bj = md.sph_body[j]
+        xi = st.pos[a] + st.rot[a] @ ti.Vector([bi[0], bi[1], bi[2]])
+        xj = st.pos[b] + st.rot[b] @ ti.Vector([bj[0], bj[1], bj[2]])
+        d = xi - xj
+        dist = d.norm()
+        overlap = bi[3] + bj[3] - dist
+        if overlap > 0.0 and dist > 0.0:
+            n = d / dist
+            ma = md.clump_param[a][0]
+            mb = md.clump_param[b][0]
+            r_eff = 2.0 * bi[3] * bj[3] / (bi[3] + bj[3])
+            mat = md.mat_pair[md.sph_info[i][1], md.sph_info[j][1]]
+            fe, _fd, _kn, _ks, _en, _cs, _cn = normal_force(mat, r_eff, ma * mb / (ma + mb), overlap, 0.0, 1.0)
+            hs = ct.pair_hist[k]
+            fs = ti.Vector([hs[0], hs[1], hs[2]])
+            xc = xj + n * (bj[3] - 0.5 * overlap)
+            f = fe * n + fs
+            out_i[n_out, 0] = i
+            out_i[n_out, 1] = j
+            for q in ti.static(range(3)):
+                out_f[n_out, q] = xc[q]
+                out_f[n_out, 3 + q] = n[q]
+                out_f[n_out, 8 + q] = f[q]
+            out_f[n_out, 6] = fe
+            out_f[n_out, 7] = fs.norm()
+            n_out += 1
+    return n_out
+
+
 def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None) -> Frame:
     """A :class:`Frame` of `sim` now (hull spheres only unless ``all_spheres``)."""
     m = sim.model
@@ -110,10 +155,23 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None)
     md, st, ct, _dg = sim._packs()
     n = _export_wall_contacts(md, st, ct, m.wall_count, out_i, out_f)
     pairs, data = out_i[:n].copy(), out_f[:n].astype(float)
-    sphere = m.device_to_frame_index(hull_only=not all_spheres)[pairs[:, 0]] if n else np.zeros(0, int)
+    to_frame = m.device_to_frame_index(hull_only=not all_spheres)
+    sphere = to_frame[pairs[:, 0]] if n else np.zeros(0, int)
+    wall_of = pairs[:, 1].astype(int)
+    other = np.full(n, -1)
+    if sim.uses_pairs and int(sim.contacts.counts.to_numpy()[N_PAIRS]):
+        pi = np.zeros((sim.contacts.pair_capacity, 2), np.int32)
+        pf = np.zeros((sim.contacts.pair_capacity, 11), out_f.dtype)
+        npair = _export_pair_contacts(md, st, ct, pi, pf)
+        sphere = np.concatenate([sphere, to_frame[pi[:npair, 0]]])
+        other = np.concatenate([other, to_frame[pi[:npair, 1]]])
+        wall_of = np.concatenate([wall_of, np.full(npair, -1)])
+        data = np.concatenate([data, pf[:npair].astype(float)])
     force = np.zeros_like(centers)
-    if n:
+    if len(sphere):
         np.add.at(force, sphere, data[:, 8:11])
+        pair_rows = other >= 0
+        np.add.at(force, other[pair_rows], -data[pair_rows, 8:11])
 
     corners, wvel = [], []
     span = plane_size or 2.0 * float(np.max(np.abs(pos)) + np.max(m.bound_radius))
@@ -127,6 +185,6 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None)
         t=st_.time, centers=centers, radii=radii, clump_id=cid, velocity=velocity, angular_velocity=omg[cid],
         contact_force=force, wall_corners=np.asarray(corners, float).reshape(-1, 4, 3),
         wall_velocity=np.asarray(wvel, float).reshape(-1, 3), contact_point=data[:, 0:3],
-        contact_normal=data[:, 3:6], contact_sphere=sphere, contact_wall=pairs[:, 1].astype(int),
+        contact_normal=data[:, 3:6], contact_sphere=sphere, contact_wall=wall_of,
         contact_fn=data[:, 6], contact_fs=data[:, 7], clump_position=pos, clump_quaternion=quat, clump_velocity=vel,
-        clump_omega=omg)
+        clump_omega=omg, contact_other=other)
