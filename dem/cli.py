@@ -140,7 +140,14 @@ def main(argv: list[str] | None = None) -> int:
     from .render import main as _cmd_render  # imports pyvista only when it renders
 
     _render_args(r)
+    v = sub.add_parser("validate", help="run the validation cases and write a report (docs/validation by default)")
+    from .validate import add_arguments as _validate_args
+    from .validate import main as _cmd_validate
+
+    _validate_args(v)
     a = parser.parse_args(argv)
+    if a.command == "validate":
+        return _cmd_validate(a)
     if a.command == "render":
         return _cmd_render(a)
     return {"run": _cmd_run, "scenes": _cmd_scenes, "plot": _cmd_plot}[a.command](a)

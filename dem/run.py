@@ -111,8 +111,8 @@ def _diagnose(rows: np.ndarray, cols: dict, err: np.ndarray, sim: Simulation) ->
     if np.any(ovl > RUNAWAY_OVERLAP):
         k = int(np.argmax(ovl > RUNAWAY_OVERLAP))
         return (f"runaway overlap at t = {cols['t'][k]:.6g} s: a contact overlaps {ovl[k]:.3g} of its sphere's "
-                f"radius (limit {RUNAWAY_OVERLAP}); the time step ({sim.dt:.3g} s) is probably too large or a "
-                f"body is driven into a wall")
+                f"radius (limit {RUNAWAY_OVERLAP}): the time step ({sim.dt:.3g} s) is too large for the contact, "
+                f"a body hits something very fast (a collapse), or it is driven into a wall")
     bad = np.abs(err) > ENERGY_BLOWUP
     if np.any(bad):
         k = int(np.argmax(bad))
