@@ -123,9 +123,10 @@ def write_report(out: Path, *, command: str) -> Path:
                      r["reported_disagreements"], r["mode"], f"{r['wall_time_s']:.0f}", r["summary"]])
     lines = [
         "# Validation report", "",
-        f"Produced by `{command}` (last run {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')}, commit "
-        f"{_git_commit() or 'unknown'}). Full report: `python -m dem.validate --out docs/validation` "
-        "(or `dem validate`). Cases live in `validation/cases/`, reference values in `validation/data/`.", "",
+        f"Assembled by `{command}` on {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} (commit "
+        f"{_git_commit() or 'unknown'}); each case's section says when and in which mode it ran. The full report: "
+        "`python -m dem.validate --out docs/validation` (or `dem validate`), a few minutes on 2 CPU cores. Cases "
+        "live in `validation/cases/`, reference values in `validation/data/`.", "",
         "How to read the tables: **pass**/**FAIL** compare the DEM with a reference within the stated tolerance. "
         "Checks against exact mechanics (the rigid block rolling on the DEM block's rounded edge, the energy "
         "ledger, the analytical uplift threshold, convergence in Δt) gate the command's exit status. "

@@ -103,6 +103,8 @@ def fmt(x: Any, digits: int = 4) -> str:
         return x
     if isinstance(x, (list, tuple, np.ndarray)):
         return ", ".join(fmt(v, digits) for v in x)
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
     try:
         v = float(x)
     except (TypeError, ValueError):

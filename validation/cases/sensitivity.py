@@ -114,6 +114,16 @@ def _beta_for(e_target: float, betas: np.ndarray, e_means: np.ndarray) -> float 
     return None
 
 
+def _log_ticks(ax, values) -> None:
+    """Log x axis with one plain label per grid value (no minor labels)."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(FixedLocator(values))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{v:g}" for v in values])
+
+
 def run(out_dir: Path, *, quick: bool) -> CaseResult:
     """Run the study; figures in out_dir/sensitivity/."""
     clock = Timer()
@@ -249,7 +259,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     if "r1 [m], β ∝ √r1" in table:
         sc = sorted(table["r1 [m], β ∝ √r1"], key=lambda x: x[0])
         axes[0].plot([1e3 * v for v, _ in sc], [r["e_mean"] for _, r in sc], "s--", label="β ∝ √r1")
-    axes[0].set_xscale("log")
+    _log_ticks(axes[0], [1e3 * v for v, _ in r1])
     axes[0].set_xlabel("r1 [mm]")
     axes[0].set_ylabel("mean effective restitution")
     bs = sorted(table["β_n"], key=lambda x: x[0])
@@ -258,9 +268,9 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         axes[1].plot([beta_star], [e_paper_mean], "k*", ms=10, label=f"β_n ≈ {beta_star:.3f}")
     axes[1].set_xlabel("β_n")
     ds = sorted(table["Δt [s]"], key=lambda x: x[0])
-    axes[2].plot([v for v, _ in ds], [r["e_mean"] for _, r in ds], "o-")
-    axes[2].set_xscale("log")
-    axes[2].set_xlabel("Δt [s]")
+    axes[2].plot([1e6 * v for v, _ in ds], [r["e_mean"] for _, r in ds], "o-")
+    _log_ticks(axes[2], [1e6 * v for v, _ in ds])
+    axes[2].set_xlabel("Δt [µs]")
     for a in axes:
         a.axhline(e_paper_mean, color="k", ls="--", lw=0.8, label="004 Fig. 7")
         a.axhline(1 - 1.5 * math.sin(math.atan(0.25)) ** 2, color="tab:gray", ls=":", lw=0.8, label="Housner")
