@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.integrate import quad
 
 G = 9.81
 """Gravitational acceleration [m/s²], as the scenes use."""
@@ -370,6 +369,8 @@ class PivotGeometry:
     def quarter_period(self, theta0: float) -> float:
         """Exact time [s] from rest at θ0 [rad] to the impact at θ = 0 of the block rolling on its edge
         (tests/test_free_rocking.py)."""
+        from scipy.integrate import quad
+
         b, h, r, m = self.half_width, self.height, self.edge_radius, self.mass
 
         def integrand(u: float) -> float:  # θ = θ0 (1 − u²) removes the turning-point singularity
