@@ -38,3 +38,22 @@ def energies(rows):
     from dem.record import GLOBAL_COLUMNS
 
     return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
+
+
+def tilted_stack(dem, *, theta=0.05):
+    """A block tilted about y on the floor carrying a second block: wall and body–body contacts at once."""
+    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.25, friction=0.5, damping_normal=0.2, damping_shear=0.2)
+    tpl = dem.box_clump(0.1, 0.1, 0.1, r_core=0.01)
+    c, s = math.cos(theta), math.sin(theta)
+    rot = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    low = float(np.min((tpl.centers @ rot.T)[:, 2] - tpl.radii))
+    b = dem.ModelBuilder()
+    lower = b.add_clump(tpl, material=mat, mass=2.0, orientation=rot, position=(0, 0, -low), name="lower")
+    # the upper block touching the lower one's top face along its normal
+    up = rot @ np.array([0.0, 0.0, 0.1])
+    upper = b.add_clump(tpl, material=mat, mass=1.0, orientation=rot, position=np.array([0, 0, -low]) + up,
+                        name="upper")
+    floor = b.add_wall((0, 0, 0), (0, 0, 1), material=mat, name="floor")
+    b.add_interface("top", upper, other=lower)
+    b.add_interface("base", lower, wall=floor)
+    return b.finalize()
