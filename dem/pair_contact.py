@@ -82,6 +82,9 @@ def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(
         if ti.static(implicit):
             f = f_el
             e = ti.Vector([0.0, slip, en + es])
+            if fd == -fe and fe > 0.0:  # no-tension clip: no normal force at all (see wall_contact.py)
+                f = fs
+                e = ti.Vector([fe * vn * dt, slip, en + es])
             blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, vpb)
             blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, vpa)
         else:

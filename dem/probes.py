@@ -147,6 +147,31 @@ class GroupForceRatio:
 
 
 @dataclass
+class GroupForce:
+    """Contact force summed over a sphere group (a probe slot) along a direction [N]."""
+
+    name: str
+    slot: int
+    direction: tuple = (0.0, 0.0, 1.0)
+
+    def evaluate(self, rows, ctx):
+        return {self.name: ctx.layout.slot(rows, self.slot)[:, 0:3] @ _unit(self.direction)}
+
+
+@dataclass
+class AccelerationMagnitude:
+    """|F_contact/m + g| ÷ |g| of a body: its centre's acceleration in units of g (1 in free fall)."""
+
+    name: str
+    clump: int
+
+    def evaluate(self, rows, ctx):
+        m = ctx.model
+        acc = ctx.layout.clump(rows, self.clump, C_FORCE) / m.mass[self.clump] + m.gravity
+        return {self.name: np.linalg.norm(acc, axis=1) / np.linalg.norm(m.gravity)}
+
+
+@dataclass
 class Interface:
     """Resultant of the contact forces a body receives across an interface (a probe slot).
 

@@ -224,8 +224,14 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
         f_dp = fd * normal + fsd  # dashpots at t − Δt/2
         ct.hist[h] = ti.Vector([fs[0], fs[1], fs[2], v_imp])
         if ti.static(implicit):
-            f = f_el
-            e = ti.Vector([0.0, slip, f_el.dot(vw_now) * dt, en + es])
+            if fd == -fe and fe > 0.0:
+                # no-tension clip (normal_force): the whole normal force is zero, as in the explicit form;
+                # the spring's work goes to the dashpot's account
+                f = fs
+                e = ti.Vector([fe * vn * dt, slip, fs.dot(vw_now) * dt, en + es])
+            else:
+                f = f_el
+                e = ti.Vector([0.0, slip, f_el.dot(vw_now) * dt, en + es])
             blk = damping_block(cn, cs_eff, normal, arm, vw_now)
         else:
             f = f_el + f_dp
