@@ -14,7 +14,7 @@ import taichi as ti
 from . import ledger as L
 from .contact_law import normal_force, shear_force
 from .contacts import N_PAIRS
-from .damping import DAMP_WIDTH
+from .damping import DAMP_WIDTH, damp_index
 from .wall_contact import IMPACT_SPEED_FLOOR, add_slot, damping_block
 
 
@@ -30,13 +30,15 @@ def _other_block(c_n, c_s, n, arm, v_other):
 
 @ti.func
 def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                 n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit: ti.template()):
+                 n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit: ti.template(),
+                 both: ti.template()):
     """Force of candidate pair k (hull spheres i of clump a and j of clump b) at t.
 
     Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass m_c [kg],
     material-pair parameters. Returns (force on a [N], moment on a about its centre [N·m], moment on b
     [N·m], (damping, friction, strain) [J], overlap ÷ smaller radius, touching, damping block and other-body
-    damping force for a, the same for b).
+    damping force for a, the same for b). With ``both`` False only a's damping block is formed (JᵀDJ about
+    a's centre): the serial loop derives the rest once per pair of bodies (:func:`_derive_pair_damping`).
     """
     pair = ct.pairs[k]
     i = pair[0]
@@ -85,8 +87,11 @@ def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(
             if fd == -fe and fe > 0.0:  # no-tension clip: no normal force at all (see wall_contact.py)
                 f = fs
                 e = ti.Vector([fe * vn * dt, slip, en + es])
-            blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, vpb)
-            blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, vpa)
+            if ti.static(both):
+                blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, vpb)
+                blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, vpa)
+            else:
+                blk_a = damping_block(cn, cs_eff, n, arm_a, ti.Vector([0.0, 0.0, 0.0]))
         else:
             f = f_el + f_dp
             e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, en + es])
@@ -116,6 +121,39 @@ def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(
     elif hs[3] != 0.0:
         ct.pair_hist[k] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
     return f, ta, tb, e, ratio, touching, blk_a, blk_b, oth_a, oth_b
+
+
+@ti.func
+def _derive_pair_damping(blk_a, d, ua, ub):
+    """The damping terms of all contacts between bodies a and b from a's block alone.
+
+    Every contact point seen from b is r_b = r_a + d with d = x_a − x_b, so J_b = J_a S with
+    S = [[𝟙, −[d]×], [0, 𝟙]] (u = [v; ω]); hence C_b = Sᵀ C_a S, and the other-body forces
+    Σ J_aᵀD v_b = C_a S u_b and Σ J_bᵀD v_a = Sᵀ C_a u_a (u at t − Δt/2). Returns (b's block, a's other-body
+    force, b's other-body force).
+    """
+    ca = ti.Matrix.zero(float, 6, 6)
+    for i in ti.static(range(6)):
+        for j in ti.static(range(6)):
+            ca[i, j] = blk_a[ti.static(damp_index(i, j))]
+    sm = ti.Matrix.identity(float, 6)
+    sm[0, 4] = d[2]  # −[d]× in the upper-right block: −[d]× = [[0, d_z, −d_y], [−d_z, 0, d_x], [d_y, −d_x, 0]]
+    sm[0, 5] = -d[1]
+    sm[1, 3] = -d[2]
+    sm[1, 5] = d[0]
+    sm[2, 3] = d[1]
+    sm[2, 4] = -d[0]
+    cb = sm.transpose() @ ca @ sm
+    blk_b = ti.Vector([0.0] * DAMP_WIDTH)
+    for i in ti.static(range(6)):
+        for j in ti.static(range(i, 6)):
+            blk_b[ti.static(damp_index(i, j))] = cb[i, j]
+    return blk_b, ca @ (sm @ ub), sm.transpose() @ (ca @ ua)
+
+
+@ti.func
+def _u6(v, w):
+    return ti.Vector([v[0], v[1], v[2], w[0], w[1], w[2]])
 
 
 @ti.func
@@ -169,6 +207,8 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
         b = md.sph_info[pair[1]][0]
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
+                if ti.static(implicit):
+                    bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa), _u6(vb, wb))
                 _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
                 _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
             fa = ti.Vector([0.0, 0.0, 0.0])
@@ -195,8 +235,9 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             both_asleep = 1 if st.monitor[a][5] > 0.5 and st.monitor[b][5] > 0.5 else 0
         if both_asleep == 1 and not record:
             continue
-        f, t_a, t_b, e, ratio, touching, blk_a, blk_b, oth_a, oth_b = pair_contact(
-            k, a, b, md, st, ct, dg, dt, n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit)
+        f, t_a, t_b, e, ratio, touching, blk_a, _blk_b, _oth_a, _oth_b = pair_contact(
+            k, a, b, md, st, ct, dg, dt, n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit,
+            False)
         if touching == 1:
             if both_asleep == 0:
                 # a body touched by a moving one is awake (before the wall stage reads its state)
@@ -209,13 +250,12 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             tb_sum += t_b
             if ti.static(implicit):
                 ba += blk_a
-                bb += blk_b
-                oa += oth_a
-                ob += oth_b
             e_sum += e
             worst = ti.max(worst, ratio)
             count += 1
     if cur_a >= 0:
+        if ti.static(implicit):
+            bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa), _u6(vb, wb))
         _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
         _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
     dg.ledger[L.STEP + L.DAMPING] += e_sum[0]
@@ -240,7 +280,7 @@ def pair_contact_parallel(k, md: ti.template(), st: ti.template(), ct: ti.templa
         mat = md.mat_pair[md.sph_info[pair[0]][1], md.sph_info[pair[1]][1]]
         f, t_a, t_b, e, ratio, touching, blk_a, blk_b, oth_a, oth_b = pair_contact(
             k, a, b, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[a], st.rot[a], st.vel[a], st.omega[a],
-            st.pos[b], st.rot[b], st.vel[b], st.omega[b], ma * mb / (ma + mb), mat, implicit)
+            st.pos[b], st.rot[b], st.vel[b], st.omega[b], ma * mb / (ma + mb), mat, implicit, True)
         if touching == 1:
             if asleep_a != asleep_b:  # a body touched by a moving one is awake (the wall stage runs after)
                 _wake(st, a)
