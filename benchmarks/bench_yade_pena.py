@@ -11,7 +11,6 @@ projected for 6 s (600,000 steps) for each. Skips with a message if `yade` is no
 
 import argparse
 import json
-import math
 import shutil
 import subprocess
 import sys

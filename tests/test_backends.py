@@ -88,9 +88,8 @@ def test_vulkan_matches_cpu(tmp_path):
     assert proc_c.returncode == 0, proc_c.stderr[-2000:]
     v, c = np.load(out_v), np.load(out_c)
     assert c[-1, 7] > 0
-    from tests.builders import tilted_stack
-
     import dem
+    from tests.builders import tilted_stack
 
     dem.init("cpu")
     skip = _counting_columns(tilted_stack(dem))

@@ -3,10 +3,10 @@ without damping, and the β → restitution relation with damping (both dashpot 
 
 import numpy as np
 import pytest
-from tests.builders import energies, sphere_on_wall
 
 from dem.contact_law import hertz_impact, hertz_stiffness_factor, restitution_from_beta_hertz
 from dem.record import C_POS, C_VEL
+from tests.builders import energies, sphere_on_wall
 
 R, M, V, G_MOD = 0.01, 0.05, 1.0, 1e9
 H_N = hertz_stiffness_factor(G_MOD, 0.3, R)  # R̄ = R for ball–wall (spec §2)

@@ -5,8 +5,8 @@ A case module defines ``NAME``, ``TITLE`` and ``run(out_dir: Path, *, quick: boo
 findings as Markdown sections. ``quick=True`` runs a reduced version (coarse packing, short runs) that
 the test suite asserts on. ``dem validate`` (dem/validate.py) runs the cases and writes the report.
 
-To add a case (e.g. the single pier or the pier–deck bridge of 004 §5): write ``validation/cases/<name>.py``
-with those three names and add ``<name>`` to CASES below, in report order.
+To add a case: write ``validation/cases/<name>.py`` with those three names and add ``<name>`` to CASES below,
+in report order. The bridge cases (004 §5): ``single_pier`` and ``pier_deck``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import ModuleType
 
 from validation.cases.common import CaseResult, Figure, Metric
 
-CASES: tuple[str, ...] = ("pena", "uplift", "sensitivity")
+CASES: tuple[str, ...] = ("pena", "uplift", "single_pier", "pier_deck", "sensitivity")
 """Case names in report order (module names in this package)."""
 
 
