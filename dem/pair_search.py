@@ -35,23 +35,37 @@ def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarr
     g, h = g[keep], h[keep]
     if len(g) == 0:
         return np.zeros((0, 2), np.int64)
-    # every sphere of cluster g against every sphere of cluster h
-    ng, nh = cr[g, 1].astype(np.int64), cr[h, 1].astype(np.int64)
-    count = ng * nh
-    which = np.repeat(np.arange(len(g)), count)
-    local = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    i = cr[g, 0][which] + local // nh[which]
-    j = cr[h, 0][which] + local % nh[which]
-    x = world_hull_spheres(model, pos, rot)
-    r = model.sph_body_np[:, 3]
-    near = np.linalg.norm(x[i] - x[j], axis=1) - r[i] - r[j] < skin
-    i, j = i[near], j[near]
+    body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
+    # per pair of bodies A < B: the spheres of A's close clusters against those of B's, by two k-d trees
+    # (on a pier–deck interface the cluster-by-cluster cross product tests 250 times more sphere pairs
+    # than end up in the list, and took 5 times longer)
+    swap = cc[g] > cc[h]
+    g, h = np.where(swap, h, g), np.where(swap, g, h)
+    body_pair = cc[g].astype(np.int64) * model.clump_count + cc[h]
+    order = np.argsort(body_pair, kind="stable")
+    g, h, body_pair = g[order], h[order], body_pair[order]
+    cuts = np.flatnonzero(np.diff(body_pair)) + 1
+    out_i, out_j = [], []
+    for gs, hs in zip(np.split(g, cuts), np.split(h, cuts)):
+        a, b = cc[gs[0]], cc[hs[0]]
+        sa, sb = _cluster_spheres(cr, np.unique(gs)), _cluster_spheres(cr, np.unique(hs))
+        xa, xb = pos[a] + body[sa] @ rot[a].T, pos[b] + body[sb] @ rot[b].T
+        reach = float(r[sa].max() + r[sb].max()) + skin
+        d = cKDTree(xa).sparse_distance_matrix(cKDTree(xb), reach, output_type="ndarray")
+        i, j = sa[d["i"]], sb[d["j"]]
+        near = d["v"] - r[i] - r[j] < skin
+        out_i.append(i[near])
+        out_j.append(j[near])
+    i, j = np.concatenate(out_i), np.concatenate(out_j)
     ci, cj = model.sph_info_np[i, 0], model.sph_info_np[j, 0]
-    swap = ci > cj
-    i, j = np.where(swap, j, i), np.where(swap, i, j)
-    ci, cj = np.minimum(ci, cj), np.maximum(ci, cj)
     order = np.lexsort((j, i, cj, ci))
     return np.column_stack([i[order], j[order]]).astype(np.int64)
+
+
+def _cluster_spheres(cr: np.ndarray, clusters: np.ndarray) -> np.ndarray:
+    """Hull sphere indices of the given clusters (rows of cluster_range: start, count, clump)."""
+    start, count = cr[clusters, 0].astype(np.int64), cr[clusters, 1].astype(np.int64)
+    return np.repeat(start - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
 
 
 def carry_history(old_keys: np.ndarray, old_hist: np.ndarray, new_keys: np.ndarray) -> np.ndarray:
