@@ -32,7 +32,7 @@ wakes every body. A sleeping body is in static equilibrium to those tolerances; 
 import taichi as ti
 
 from . import ledger as L
-from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
+from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, OTHER_FORCE, OTHER_WIDTH, damp_index
 from .geometry import quat_from_rotvec, quat_mul, quat_to_mat
 from .record import C_CT, C_FORCE, C_KR, C_KT, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, CLUMP_WIDTH
 from .wall_contact import wall_velocity
@@ -136,7 +136,7 @@ def _sleeping_step(c, st: ti.template(), dg: ti.template(), record, row, clump_b
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
-    st.damp_other[c] = ti.Vector([0.0] * 6)
+    st.damp_other[c] = ti.Vector([0.0] * OTHER_WIDTH)  # at rest: no velocity change either
 
 
 @ti.func
@@ -152,7 +152,8 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     rot = st.rot[c]
     iw = rot @ md.clump_inertia[c] @ rot.transpose()
     blk = st.damp[c]
-    oth = st.damp_other[c]
+    oth_all = st.damp_other[c]
+    oth = ti.Vector([oth_all[OTHER_FORCE + i] for i in ti.static(range(6))])
 
     f_g = m * gravity
     f_tot = f_c + f_g
@@ -245,7 +246,8 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
-    st.damp_other[c] = ti.Vector([0.0] * 6)
+    du = u1 - u0  # kept for the other bodies' dashpots at the next step (damping.py)
+    st.damp_other[c] = ti.Vector([0.0] * 6 + [du[i] for i in ti.static(range(6))])
     mon = st.monitor[c]
     moved = (v1.norm() + w1.norm() * prm[1]) * dt  # bound on any hull point's motion this step
     mon[0] += moved  # since the last wall-candidate rebuild

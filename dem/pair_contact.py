@@ -6,7 +6,8 @@ shear history lives with each pair and is carried across rebuilds by the host. P
     normal n from sphere j (body b) to sphere i (body a), contact point in the middle of the overlap,
     the force F acts on a, −F on b.
 With implicit dashpots each body takes the pair's damping tensor implicitly in its own velocity, with the
-other body's contact-point velocity at t − Δt/2 as a known input (integrator.py, damping.py).
+other body's contact-point velocity, extrapolated from t − Δt/2 to t, as a known input (integrator.py,
+damping.py).
 """
 
 import taichi as ti
@@ -14,7 +15,7 @@ import taichi as ti
 from . import ledger as L
 from .contact_law import normal_force, shear_force
 from .contacts import N_PAIRS
-from .damping import DAMP_WIDTH, damp_index
+from .damping import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
 from .wall_contact import IMPACT_SPEED_FLOOR, add_slot, damping_block
 
 
@@ -88,8 +89,8 @@ def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(
                 f = fs
                 e = ti.Vector([fe * vn * dt, slip, en + es])
             if ti.static(both):
-                blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, vpb)
-                blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, vpa)
+                blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, _point_velocity_at_t(st, b, vb, wb, arm_b))
+                blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, _point_velocity_at_t(st, a, va, wa, arm_a))
             else:
                 blk_a = damping_block(cn, cs_eff, n, arm_a, ti.Vector([0.0, 0.0, 0.0]))
         else:
@@ -157,6 +158,22 @@ def _u6(v, w):
 
 
 @ti.func
+def _half_du(st: ti.template(), c):
+    """Half the velocity change of clump c over its last step [m/s, rad/s]: u_{n−½} + this is its velocity
+    extrapolated to t_n (damping.py)."""
+    o = st.damp_other[c]
+    return ti.Vector([0.5 * o[OTHER_DV + i] for i in ti.static(range(6))])
+
+
+@ti.func
+def _point_velocity_at_t(st: ti.template(), c, v, w, arm):
+    """Velocity [m/s] at t_n of the point at `arm` [m] from clump c's centre, extrapolated from its
+    velocities v, w at t − Δt/2."""
+    h = _half_du(st, c)
+    return v + ti.Vector([h[0], h[1], h[2]]) + (w + ti.Vector([h[3], h[4], h[5]])).cross(arm)
+
+
+@ti.func
 def _wake(st: ti.template(), c):
     mon = st.monitor[c]
     mon[4] = 0.0
@@ -170,7 +187,7 @@ def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template()):
     st.torque[c] += t
     if ti.static(implicit):
         st.damp[c] += blk
-        st.damp_other[c] += oth
+        st.damp_other[c] += ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6))
 
 
 @ti.func
@@ -208,7 +225,8 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
                 if ti.static(implicit):
-                    bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa), _u6(vb, wb))
+                    bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa) + _half_du(st, cur_a),
+                                                      _u6(vb, wb) + _half_du(st, cur_b))
                 _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
                 _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
             fa = ti.Vector([0.0, 0.0, 0.0])
@@ -255,7 +273,8 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             count += 1
     if cur_a >= 0:
         if ti.static(implicit):
-            bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa), _u6(vb, wb))
+            bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa) + _half_du(st, cur_a),
+                                                      _u6(vb, wb) + _half_du(st, cur_b))
         _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
         _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
     dg.ledger[L.STEP + L.DAMPING] += e_sum[0]

@@ -9,7 +9,9 @@ Arrays (n_c clumps, n_w walls), world frame:
     force   (n_c,) vec3  contact force being accumulated for t_n [N]
     torque  (n_c,) vec3  contact moment about the centre of mass being accumulated [N·m]
     damp    (n_c,) vec28 damping block being accumulated for t_n (damping.py)
-    damp_other (n_c,) vec6 generalised force of other bodies' motion through the dashpots [N, N·m]
+    damp_other (n_c,) vec12 [0:6] generalised force of other bodies' motion through the dashpots being
+                         accumulated [N, N·m]; [6:12] the body's velocity change over its last step
+                         [m/s, rad/s] (to extrapolate its velocity to t_n, see damping.py)
     monitor (n_c,) vec8  motion bound since the last wall-candidate rebuild [m]; Σk_n [N/m]; Σk_n·lever²
                          [N·m]; Σc_n [N·s/m] at the last record step; quiet steps in a row; asleep (0/1);
                          motion bound since the last body-pair rebuild [m]; unused
@@ -23,7 +25,7 @@ import numpy as np
 import taichi as ti
 
 from . import runtime
-from .damping import DAMP_WIDTH
+from .damping import DAMP_WIDTH, OTHER_WIDTH
 from .model import Model, matrix_to_quat, quat_to_matrix
 
 
@@ -42,7 +44,7 @@ class State:
         self.torque = ti.ndarray(v3, nc)
         self.monitor = ti.ndarray(ti.types.vector(8, real), nc)
         self.damp = ti.ndarray(ti.types.vector(DAMP_WIDTH, real), nc)
-        self.damp_other = ti.ndarray(ti.types.vector(6, real), nc)
+        self.damp_other = ti.ndarray(ti.types.vector(OTHER_WIDTH, real), nc)
         self.wall_state = ti.ndarray(ti.types.vector(10, real), nw)
         self.time = 0.0  # t_n [s] of the next force evaluation
         self.step = 0  # steps taken

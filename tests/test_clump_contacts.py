@@ -219,3 +219,26 @@ def test_broad_phase_finds_exactly_the_near_sphere_pairs(ti_cpu):
         assert len(brute) > 0 and len(found) == len(brute)
         assert {tuple(map(int, row)) for row in found} == brute
         assert np.all(clump[found[:, 0]] < clump[found[:, 1]])
+
+
+def test_dashpots_between_bodies_converge_at_second_order(ti_cpu):
+    """Implicit dashpots between two bodies take the other body's velocity extrapolated to the mid-step
+    (damping.py). The pier–deck bridge (coarse packing, 4,751 balls) shaken at 0.1 g, below uplift, so every
+    contact stays closed and the response is smooth: the piers' tilt history converges at second order in
+    Δt, the centred scheme's. With the other body's velocity taken at t − Δt/2 the order was 1.0 and the
+    error at Δt = 1e-4 s 700 times larger."""
+    from dem.run import run_scene
+    from dem.scene import build_scene
+
+    coarse = {"r_base": 0.2, "r_core": 0.4, "zone": 0.4, "settle": 0.5, "pga_g": 0.1, "t_end": 3.0, "record_dt": 1e-3}
+    theta = []
+    for dt in (2e-4, 1e-4, 5e-5):
+        h = run_scene(build_scene("pier_deck", coarse | {"dt": dt}), progress=False, plots=False).history
+        theta.append(h["theta1_deg"])
+    d1 = float(np.max(np.abs(theta[0] - theta[1])))
+    d2 = float(np.max(np.abs(theta[1] - theta[2])))
+    order = math.log2(d1 / d2)
+    # second order: 2 (measured 1.9); first order: 1 (measured 1.03 before the extrapolation). The bound
+    # sits between; the peak tilt (0.03°) is 10⁵ times the differences, so they are not round-off
+    assert 1.6 < order < 2.6, (d1, d2, order)
+    assert d2 < 1e-5 * float(np.max(np.abs(theta[2])))
