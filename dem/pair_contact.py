@@ -191,6 +191,20 @@ def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template()):
 
 
 @ti.func
+def _flush_pair(st: ti.template(), a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template()):
+    """Add one pair of bodies' summed contacts to both: force f on a and −f on b [N], moments t_a, t_b
+    [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
+    (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t."""
+    bb = ti.Vector([0.0] * DAMP_WIDTH)
+    oa = ti.Vector([0.0] * 6)
+    ob = ti.Vector([0.0] * 6)
+    if ti.static(implicit):
+        bb, oa, ob = _derive_pair_damping(blk_a, d, ua + _half_du(st, a), ub + _half_du(st, b))
+    _add(st, a, f, t_a, blk_a, oa, implicit)
+    _add(st, b, -f, t_b, bb, ob, implicit)
+
+
+@ti.func
 def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
                          n_clumps, record, implicit: ti.template()):
     """All candidate pairs in order (sorted by their two clumps), with both bodies' context cached and the
@@ -212,9 +226,6 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
     ta_sum = ti.Vector([0.0, 0.0, 0.0])
     tb_sum = ti.Vector([0.0, 0.0, 0.0])
     ba = ti.Vector([0.0] * DAMP_WIDTH)
-    bb = ti.Vector([0.0] * DAMP_WIDTH)
-    oa = ti.Vector([0.0] * 6)
-    ob = ti.Vector([0.0] * 6)
     e_sum = ti.Vector([0.0, 0.0, 0.0])
     worst = 0.0
     count = 0
@@ -224,18 +235,11 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
         b = md.sph_info[pair[1]][0]
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
-                if ti.static(implicit):
-                    bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa) + _half_du(st, cur_a),
-                                                      _u6(vb, wb) + _half_du(st, cur_b))
-                _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
-                _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
+                _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit)
             fa = ti.Vector([0.0, 0.0, 0.0])
             ta_sum = ti.Vector([0.0, 0.0, 0.0])
             tb_sum = ti.Vector([0.0, 0.0, 0.0])
             ba = ti.Vector([0.0] * DAMP_WIDTH)
-            bb = ti.Vector([0.0] * DAMP_WIDTH)
-            oa = ti.Vector([0.0] * 6)
-            ob = ti.Vector([0.0] * 6)
             cur_a = a
             cur_b = b
             xa = st.pos[a]
@@ -272,11 +276,7 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             worst = ti.max(worst, ratio)
             count += 1
     if cur_a >= 0:
-        if ti.static(implicit):
-            bb, oa, ob = _derive_pair_damping(ba, xa - xb, _u6(va, wa) + _half_du(st, cur_a),
-                                                      _u6(vb, wb) + _half_du(st, cur_b))
-        _add(st, cur_a, fa, ta_sum, ba, oa, implicit)
-        _add(st, cur_b, -fa, tb_sum, bb, ob, implicit)
+        _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit)
     dg.ledger[L.STEP + L.DAMPING] += e_sum[0]
     dg.ledger[L.STEP + L.FRICTION] += e_sum[1]
     dg.ledger[L.STRAIN] += e_sum[2]

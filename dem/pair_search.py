@@ -10,15 +10,6 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 
-def world_hull_spheres(model, pos: np.ndarray, rot: np.ndarray) -> np.ndarray:
-    """World centres [m] of all hull spheres in device order."""
-    out = np.empty((model.hull_count, 3))
-    for c in range(model.clump_count):
-        s = slice(model.hull_start[c], model.hull_start[c + 1])
-        out[s] = pos[c] + model.sph_body_np[s, :3] @ rot[c].T
-    return out
-
-
 def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
     """Candidate pairs (i, j), clump(i) < clump(j), of hull spheres within `skin` [m] of touching, sorted by
     (clump(i), clump(j), i, j). Shape (n, 2), int64."""
