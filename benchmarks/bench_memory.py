@@ -34,9 +34,11 @@ def child(r1: float, r2: float, steps: int) -> None:
     scene = build_scene("pier_deck", {"pga_g": 0.1, "r_base": r1, "r_core": r2, "zone": max(0.4, 2 * r1)})
     sim = Simulation(scene.model, dt=scene.params["dt"])
     sim.advance(steps)
-    counts = sim.contacts.counts.to_numpy()  # dem.contacts: N_CAND = 0, N_PAIRS = 5
+    from dem.layout import CT_N_CAND, CT_N_PAIRS
+
+    counts = sim.contacts.counters()[0]
     print(json.dumps({"r1": r1, "r2": r2, "balls": int(scene.model.ball_count), "hull": int(scene.model.hull_count),
-                      "wall_candidates": int(counts[0]), "pair_candidates": int(counts[5]),
+                      "wall_candidates": int(counts[CT_N_CAND]), "pair_candidates": int(counts[CT_N_PAIRS]),
                       "steps": steps,
                       "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 

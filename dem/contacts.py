@@ -1,18 +1,17 @@
-"""Contact bookkeeping: candidate lists and the Mindlin shear history (which is state).
+"""Contact bookkeeping: candidate lists and the Mindlin shear history (which is state), for every world.
 
-    cand      (cap,)      ivec2 candidate (hull sphere, wall) pairs, rebuilt on the device when bodies or walls
-                                have moved more than the skin since the last rebuild (Verlet list)
-    hist      (n_h·n_w,)  vec4  per (hull sphere, wall): elastic shear force [N] (world frame), approach speed
-                                δ̇⁻ when the contact formed [m/s] (0 when the contact is open)
-    pairs     (cap_p,)    ivec2 candidate (hull sphere of body a, hull sphere of body b) pairs, a < b, sorted by
-                                (a, b); built on the host (pair_search.py) when two bodies have moved more than
-                                the pair skin
-    pair_hist (cap_p,)    vec4  the same history for each candidate pair (shear force on a), carried over by
-                                the host across pair rebuilds
-    counts    (8,)        i32   [0] wall candidates, [1] rebuild flag of this step, [2] wall rebuilds so far,
-                                [3] rebuild request, [4] a wall moves this step, [5] candidate pairs,
-                                [6] pair rebuild needed (steps stop until the host rebuilds), [7] steps done
-                                in the current launch
+    cand      (Σ n_h·n_w,) ivec2 candidate (hull sphere, wall) pairs of each world, in the world's region
+                                 [cand0, cand0 + n_h·n_w); rebuilt on the device when bodies or walls have
+                                 moved more than the skin since the last rebuild (Verlet list)
+    hist      (Σ n_h·n_w,) vec4  per (hull sphere, wall): elastic shear force [N] (world frame), approach speed
+                                 δ̇⁻ when the contact formed [m/s] (0 when the contact is open)
+    pairs     (W·2·cap,) ivec4  candidate pairs (hull sphere i of body a, hull sphere j of body b, cluster of
+                                 i, cluster of j), a < b, grouped by (a, b). World w's region holds two lists
+                                 of ``pair_capacity`` pairs; the current one is the half counts[w, CT_PAIR_HALF]
+                                 (the device search writes the new list into the other half, carries the
+                                 history over, then swaps). The serial path's host search uses half 0.
+    pair_hist (W·2·cap,) vec4   the same history for each candidate pair (shear force on a)
+    counts    (W, layout.COUNTS_WIDTH) i32 per-world counters (layout.CT_*)
 
 A wall pair's history is indexed by the pair, so it survives every rebuild unchanged; a pair drops out of
 a list only when it is farther apart than the skin, and its history is cleared when the contact opens.
@@ -21,33 +20,48 @@ a list only when it is farther apart than the skin, and its history is cleared w
 import numpy as np
 import taichi as ti
 
+from . import layout as LY
 from . import runtime
-from .model import Model
-
-N_CAND, REBUILD_FLAG, REBUILDS, FORCE_REBUILD, WALLS_MOVING, N_PAIRS, PAIR_STOP, STEPS_DONE = range(8)
+from .device_model import DeviceModel
 
 
 class Contacts:
-    def __init__(self, model: Model):
-        self.model = model
-        nw = max(model.wall_count, 1)
-        self.capacity = model.hull_count * nw
+    def __init__(self, dm: DeviceModel):
+        self.device_model = dm
+        self.world_count = dm.world_count
+        self.capacity = max(dm.cand_capacity, 1)
         self.cand = ti.ndarray(ti.types.vector(2, ti.i32), self.capacity)
-        self.hist = ti.ndarray(ti.types.vector(4, runtime.real()), model.hull_count * nw)
-        self.counts = ti.ndarray(ti.i32, 8)
+        self.hist = ti.ndarray(ti.types.vector(4, runtime.real()), self.capacity)
+        self.counts = ti.ndarray(ti.i32, (self.world_count, LY.COUNTS_WIDTH))
         self.pair_capacity = 0
         self.pairs = self.pair_hist = None
-        self.ensure_pair_capacity(1024 if model.clump_count > 1 else 1)
+        self.ensure_pair_capacity(1024 if any(m.clump_count > 1 for m in dm.models) else 1)
         self.reset()
 
     def ensure_pair_capacity(self, n: int) -> bool:
-        """Grow the pair arrays to hold n pairs; returns True if they were reallocated."""
+        """Grow every world's pair region to hold n pairs per list, keeping each world's current list and its
+        history; returns True if the arrays were reallocated."""
         if n <= self.pair_capacity:
             return False
-        cap = max(n, 2 * self.pair_capacity)
-        self.pairs = ti.ndarray(ti.types.vector(2, ti.i32), cap)
-        self.pair_hist = ti.ndarray(ti.types.vector(4, runtime.real()), cap)
+        old = self.pair_capacity
+        cap = max(n, 2 * old)
+        keep = None
+        if self.pairs is not None:
+            keep = (self.pairs.to_numpy().reshape(self.world_count, 2, old, 4),
+                    self.pair_hist.to_numpy().reshape(self.world_count, 2, old, 4))
+        self.pairs = ti.ndarray(ti.types.vector(4, ti.i32), self.world_count * 2 * cap)
+        self.pair_hist = ti.ndarray(ti.types.vector(4, runtime.real()), self.world_count * 2 * cap)
         self.pair_capacity = cap
+        if keep is None:
+            self.pairs.fill(0)
+            self.pair_hist.fill(0.0)
+        else:
+            p = np.zeros((self.world_count, 2, cap, 4), np.int32)
+            h = np.zeros((self.world_count, 2, cap, 4), keep[1].dtype)
+            p[:, :, :old] = keep[0]
+            h[:, :, :old] = keep[1]
+            self.pairs.from_numpy(p.reshape(-1, 4))
+            self.pair_hist.from_numpy(h.reshape(-1, 4))
         return True
 
     def reset(self):
@@ -56,12 +70,23 @@ class Contacts:
         self.counts.fill(0)
         self.pairs.fill(0)
         self.pair_hist.fill(0.0)
-        self.pair_keys = np.zeros(0, np.int64)  # host copy of the current pairs' keys i·n_h + j
+        # host copy of each world's current pairs' keys i·n_h + j (world-local indices; serial path)
+        self.pair_keys = [np.zeros(0, np.int64) for _ in range(self.world_count)]
+
+    def pair_region(self, w: int, half: int = 0) -> slice:
+        """Rows of world w's pair list `half` in ``pairs`` / ``pair_hist``."""
+        start = (2 * w + half) * self.pair_capacity
+        return slice(start, start + self.pair_capacity)
+
+    def counters(self) -> np.ndarray:
+        """Host copy of the per-world counters, shape (W, layout.COUNTS_WIDTH)."""
+        return self.counts.to_numpy()
 
     @property
     def candidate_count(self) -> int:
-        return int(self.counts.to_numpy()[N_CAND])
+        return int(self.counters()[:, LY.CT_N_CAND].sum())
 
     @property
     def rebuild_count(self) -> int:
-        return int(self.counts.to_numpy()[REBUILDS])
+        """Wall-candidate rebuilds so far (world 0's for a single world; the sum over worlds)."""
+        return int(self.counters()[:, LY.CT_REBUILDS].sum())

@@ -31,11 +31,28 @@ wakes every body. A sleeping body is in static equilibrium to those tolerances; 
 
 import taichi as ti
 
-from . import ledger as L
+from . import layout as LY
+from . import runtime
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, OTHER_FORCE, OTHER_WIDTH, damp_index
 from .geometry import quat_from_rotvec, quat_mul, quat_to_mat
-from .record import C_CT, C_FORCE, C_KR, C_KT, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, CLUMP_WIDTH
 from .wall_contact import wall_velocity
+
+ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)
+
+
+def _define_types(real):
+    global ClumpMove
+    v3 = ti.types.vector(3, real)
+    ClumpMove = ti.types.struct(
+        x0=v3, q0=ti.types.vector(4, real),  # pose at t_n [m]
+        v_mid=v3, w_mid=v3,  # velocities at t_n, the mean of the half steps [m/s, rad/s]
+        force=v3, torque=v3,  # contact force and moment at t_n, dashpots included [N, N·m]
+        kinetic=real,  # kinetic energy at t_n, the mean of K(t_{n−½}) and K(t_{n+½}) [J]
+        e_body=real, e_boundary=real, e_damping=real,  # the step's work terms [J] (energy ledger)
+    )
+
+
+runtime.define_types(_define_types)
 
 
 @ti.func
@@ -82,75 +99,57 @@ SLEEP_ACCEL = 1e-6  # ÷ g
 
 
 @ti.func
-def integrate_clump(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, gravity, record, row,
-                    clump_base, sleep_speed, sleep_steps, walls_moving):
-    """Advance clump c by one step; add body, boundary (constraints, moving walls through dashpots),
-    damping (dashpots, local damping) work to the ledger; on record steps write the clump's columns of
-    record row `row` (its contact force and moment there include the dashpots)."""
+def integrate_clump(c, md: ti.template(), st: ti.template(), dt, gravity, record, sleep_speed, sleep_steps,
+                    walls_moving):
+    """Advance clump c by one step (or let it sleep); returns a ``ClumpMove`` with what the record and the
+    energy ledger need (work terms: body, boundary — constraints and moving walls through dashpots —, and
+    damping — dashpots, local damping)."""
     prm = md.clump_param[c]
-    m = prm[0]
+    m = prm[LY.CP_MASS]
     mon = st.monitor[c]
-    if mon[5] > 0.5:  # asleep: on record steps the contacts were evaluated; do they still balance?
+    if mon[LY.MON_ASLEEP] > 0.5:  # asleep: on record steps the contacts were evaluated; do they still balance?
         g_mag = gravity.norm()
         if walls_moving == 1:
-            mon[5] = 0.0
-            mon[4] = 0.0
+            mon[LY.MON_ASLEEP] = 0.0
+            mon[LY.MON_QUIET] = 0.0
         elif record:
             f_res = (st.force[c] + m * gravity).norm()
             t_res = st.torque[c].norm()
-            if f_res > SLEEP_ACCEL * m * g_mag or t_res > SLEEP_ACCEL * m * g_mag * prm[1]:
-                mon[5] = 0.0
-                mon[4] = 0.0
+            if f_res > SLEEP_ACCEL * m * g_mag or t_res > SLEEP_ACCEL * m * g_mag * prm[LY.CP_RADIUS]:
+                mon[LY.MON_ASLEEP] = 0.0
+                mon[LY.MON_QUIET] = 0.0
         st.monitor[c] = mon
-    if mon[5] > 0.5:
-        _sleeping_step(c, st, dg, record, row, clump_base)
+    mv = ClumpMove()
+    if mon[LY.MON_ASLEEP] > 0.5:
+        mv = _sleeping_step(c, st)
     else:
-        _awake_step(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps, walls_moving)
+        mv = _awake_step(c, md, st, dt, gravity, record, sleep_speed, sleep_steps, walls_moving)
+    return mv
 
 
 @ti.func
-def _sleeping_step(c, st: ti.template(), dg: ti.template(), record, row, clump_base):
-    """A sleeping body: no motion; on record steps its pose and contact forces go to the record."""
-    if record:
-        b = clump_base + CLUMP_WIDTH * c
-        x0 = st.pos[c]
-        q0 = st.quat[c]
-        f_c = st.force[c]
-        t_c = st.torque[c]
-        for i in ti.static(range(3)):
-            dg.rec[row, b + C_POS + i] = x0[i]
-            dg.rec[row, b + C_VEL + i] = 0.0
-            dg.rec[row, b + C_OMEGA + i] = 0.0
-            dg.rec[row, b + C_FORCE + i] = f_c[i]
-            dg.rec[row, b + C_TORQUE + i] = t_c[i]
-        for i in ti.static(range(4)):
-            dg.rec[row, b + C_QUAT + i] = q0[i]
-        mon = st.monitor[c]
-        dg.rec[row, b + C_KT] = mon[1]
-        dg.rec[row, b + C_KR] = mon[2]
-        dg.rec[row, b + C_CT] = mon[3]
-        mon[1] = 0.0
-        mon[2] = 0.0
-        mon[3] = 0.0
-        st.monitor[c] = mon
+def _sleeping_step(c, st: ti.template()):
+    """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported."""
+    mv = ClumpMove(x0=st.pos[c], q0=st.quat[c], force=st.force[c], torque=st.torque[c])
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
     st.damp_other[c] = ti.Vector([0.0] * OTHER_WIDTH)  # at rest: no velocity change either
+    return mv
 
 
 @ti.func
-def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, gravity, record, row, clump_base,
-                sleep_speed, sleep_steps, walls_moving):
+def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sleep_speed, sleep_steps,
+                walls_moving):
     prm = md.clump_param[c]
-    m = prm[0]
-    fixed = ti.cast(prm[3], ti.i32)
+    m = prm[LY.CP_MASS]
+    fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
     f_c = st.force[c]
     t_c = st.torque[c]
     v0 = st.vel[c]
     w0 = st.omega[c]
     rot = st.rot[c]
-    iw = rot @ md.clump_inertia[c] @ rot.transpose()
+    iw = rot @ LY.clump_inertia(md, c) @ rot.transpose()
     blk = st.damp[c]
     oth_all = st.damp_other[c]
     oth = ti.Vector([oth_all[OTHER_FORCE + i] for i in ti.static(range(6))])
@@ -160,10 +159,10 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     t_tot = t_c
     f_loc = ti.Vector([0.0, 0.0, 0.0])
     t_loc = ti.Vector([0.0, 0.0, 0.0])
-    if prm[2] > 0.0:  # PFC local damping: −α|F_i| sign(v_i), per component
+    if prm[LY.CP_LOCAL_DAMPING] > 0.0:  # PFC local damping: −α|F_i| sign(v_i), per component
         for i in ti.static(range(3)):
-            f_loc[i] = -prm[2] * ti.abs(f_tot[i]) * _sign(v0[i])
-            t_loc[i] = -prm[2] * ti.abs(t_tot[i]) * _sign(w0[i])
+            f_loc[i] = -prm[LY.CP_LOCAL_DAMPING] * ti.abs(f_tot[i]) * _sign(v0[i])
+            t_loc[i] = -prm[LY.CP_LOCAL_DAMPING] * ti.abs(t_tot[i]) * _sign(w0[i])
         f_tot += f_loc
         t_tot += t_loc
 
@@ -229,14 +228,17 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     dissip = ubar.dot(damp6 @ ubar) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
     vbar = ti.Vector([ubar[0], ubar[1], ubar[2]])
     wbar = ti.Vector([ubar[3], ubar[4], ubar[5]])
-    dg.ledger[L.STEP + L.BODY] += f_g.dot(vbar) * dt
-    dg.ledger[L.STEP + L.BOUNDARY] += (f_con.dot(ubar) - wall_dot + blk[DAMP_SCALAR]) * dt
-    dg.ledger[L.STEP + L.DAMPING] += (dissip - f_loc.dot(vbar) - t_loc.dot(wbar)) * dt
+    mv = ClumpMove(v_mid=vbar, w_mid=wbar)
+    mv.e_body = f_g.dot(vbar) * dt
+    mv.e_boundary = (f_con.dot(ubar) - wall_dot + blk[DAMP_SCALAR]) * dt
+    mv.e_damping = (dissip - f_loc.dot(vbar) - t_loc.dot(wbar)) * dt
 
     v1 = ti.Vector([u1[0], u1[1], u1[2]])
     w1 = ti.Vector([u1[3], u1[4], u1[5]])
     x0 = st.pos[c]
     q0 = st.quat[c]
+    mv.x0 = x0
+    mv.q0 = q0
     q1 = quat_mul(quat_from_rotvec(w1 * dt), q0)
     st.pos[c] = x0 + v1 * dt
     st.quat[c] = q1
@@ -249,59 +251,43 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dg: ti.template(), dt, 
     du = u1 - u0  # kept for the other bodies' dashpots at the next step (damping.py)
     st.damp_other[c] = ti.Vector([0.0] * 6 + [du[i] for i in ti.static(range(6))])
     mon = st.monitor[c]
-    moved = (v1.norm() + w1.norm() * prm[1]) * dt  # bound on any hull point's motion this step
-    mon[0] += moved  # since the last wall-candidate rebuild
-    mon[6] += moved  # since the last body-pair rebuild
+    moved = (v1.norm() + w1.norm() * prm[LY.CP_RADIUS]) * dt  # bound on any hull point's motion this step
+    mon[LY.MON_WALL_MOTION] += moved  # since the last wall-candidate rebuild
+    mon[LY.MON_PAIR_MOTION] += moved  # since the last body-pair search
     if sleep_speed > 0.0:
         g_mag = gravity.norm()
-        speed = v1.norm() + w1.norm() * prm[1]
-        accel = ((v1 - v0).norm() + (w1 - w0).norm() * prm[1]) / dt
+        speed = v1.norm() + w1.norm() * prm[LY.CP_RADIUS]
+        accel = ((v1 - v0).norm() + (w1 - w0).norm() * prm[LY.CP_RADIUS]) / dt
         if speed < sleep_speed and accel < SLEEP_ACCEL * g_mag and walls_moving == 0:
-            mon[4] += 1.0
+            mon[LY.MON_QUIET] += 1.0
         else:
-            mon[4] = 0.0
-
+            mon[LY.MON_QUIET] = 0.0
     if record:
         k0 = 0.5 * u0.dot(mass6 @ u0)
         k1 = 0.5 * u1.dot(mass6 @ u1)
-        dg.ledger[L.KINETIC] += 0.5 * (k0 + k1)
-        b = clump_base + CLUMP_WIDTH * c
-        for i in ti.static(range(3)):
-            dg.rec[row, b + C_POS + i] = x0[i]
-            dg.rec[row, b + C_VEL + i] = vbar[i]
-            dg.rec[row, b + C_OMEGA + i] = wbar[i]
-            dg.rec[row, b + C_FORCE + i] = f_c[i] + f_damp[i]
-            dg.rec[row, b + C_TORQUE + i] = t_c[i] + f_damp[3 + i]
-        for i in ti.static(range(4)):
-            dg.rec[row, b + C_QUAT + i] = q0[i]
-        dg.rec[row, b + C_KT] = mon[1]
-        dg.rec[row, b + C_KR] = mon[2]
-        dg.rec[row, b + C_CT] = mon[3]
-        mon[1] = 0.0
-        mon[2] = 0.0
-        mon[3] = 0.0
-    if sleep_speed > 0.0 and mon[4] >= sleep_steps:
-        mon[5] = 1.0  # fall asleep from the next step on
+        mv.kinetic = 0.5 * (k0 + k1)
+        mv.force = f_c + ti.Vector([f_damp[0], f_damp[1], f_damp[2]])
+        mv.torque = t_c + ti.Vector([f_damp[3], f_damp[4], f_damp[5]])
+    if sleep_speed > 0.0 and mon[LY.MON_QUIET] >= sleep_steps:
+        mon[LY.MON_ASLEEP] = 1.0  # fall asleep from the next step on
         st.vel[c] = ti.Vector([0.0, 0.0, 0.0])
         st.omega[c] = ti.Vector([0.0, 0.0, 0.0])
     st.monitor[c] = mon
+    return mv
 
 
 @ti.func
-def move_wall(w, md: ti.template(), st: ti.template(), dg: ti.template(), t, dt, record, row, wall_base):
-    """Translate wall w from t to t + Δt with its velocity at t + Δt/2; record its state at t; keep the
-    velocities the next step's contacts need (at t + Δt/2 and t + Δt) in the wall state."""
+def move_wall(w, md: ti.template(), st: ti.template(), t, dt):
+    """Translate wall w from t to t + Δt with its velocity at t + Δt/2; keep the velocities the next
+    step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the record)."""
     ws = st.wall_state[w]
-    if record:
-        b = wall_base + 6 * w
-        for i in ti.static(range(3)):
-            dg.rec[row, b + i] = ws[i]
-            dg.rec[row, b + 3 + i] = ws[7 + i]
+    ws0 = ws
     vh = wall_velocity(md, w, t + 0.5 * dt)
     vn = wall_velocity(md, w, t + dt)
     for i in ti.static(range(3)):
-        ws[i] += vh[i] * dt
-        ws[4 + i] = vh[i]
-        ws[7 + i] = vn[i]
-    ws[3] += vh.norm() * dt
+        ws[LY.WS_DISP + i] += vh[i] * dt
+        ws[LY.WS_VEL_HALF + i] = vh[i]
+        ws[LY.WS_VEL_NOW + i] = vn[i]
+    ws[LY.WS_MOTION] += vh.norm() * dt
     st.wall_state[w] = ws
+    return ws0

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import taichi as ti
 
-from . import runtime
 from .clump import ClumpTemplate, MassProperties
 from .materials import PAIR_PARAM_COUNT, Material, mix, pair_vector
 from .walls import Wall, WallMotion, make_wall
@@ -279,25 +277,25 @@ def _parse_fixed(fixed) -> int:
 
 
 class Model:
-    """Finalized model: host arrays (NumPy) and their device copies (Taichi ndarrays).
+    """Finalized model of one world: host arrays (NumPy), indices local to the world. The device copy is
+    made by :class:`dem.device_model.DeviceModel`, which lays the models of many worlds end to end.
 
-    Device arrays (n_h hull spheres, n_c clumps, n_w walls, n_m materials):
-        sph_body   (n_h,) vec4  sphere centre relative to the centre of mass, body frame [m]; radius [m]
-        sph_info   (n_h,) ivec4 clump index, material index, group slot (layer a), group slot (layer b)
-        cluster_body (n_g,) vec4 cluster centre relative to the centre of mass, body frame [m]; bounding radius [m]
-        cluster_range(n_g,) ivec4 first hull sphere, sphere count, clump index, unused
-        clump_param(n_c,) vec4  mass [kg], bounding radius [m], local damping [-], fixed-DOF bitmask
-                                (x, y, z, rx, ry, rz; a small integer held exactly in a real)
-        clump_inertia(n_c,) mat3 inertia about the centre of mass, body frame [kg·m²]
-        wall_frame (n_w,) mat4×3 rows origin [m], normal, u, v (unit)
-        wall_info  (n_w,) vec4  half length along u, along v [m] (0: infinite), material, table Δt [s]
-        wall_vel   (n_w, n_t) vec3 prescribed wall velocity samples [m/s]
-        mat_pair   (n_m, n_m) vecP material-pair parameters (materials.PAIR_*)
-        iface_map  (n_c·(n_w+n_c),) i32 interface slot of (clump, wall or clump), −1 if none
+    Host arrays (n_h hull spheres, n_g clusters, n_c clumps, n_w walls, n_m materials):
+        sph_body_np   (n_h, 4) sphere centre relative to the centre of mass, body frame [m]; radius [m]
+        sph_info_np   (n_h, 4) clump index, material index, group slot (layer a), group slot (layer b) (−1: none)
+        cluster_body_np (n_g, 4) cluster centre relative to the centre of mass, body frame [m]; bounding radius [m]
+        cluster_range_np (n_g, 4) first hull sphere, sphere count, clump index, unused
+        clump_param_np (n_c, 4) mass [kg], bounding radius [m], local damping [-], fixed-DOF bitmask
+                                (x, y, z, rx, ry, rz)
+        inertia       (n_c, 3, 3) inertia about the centre of mass, body frame [kg·m²]
+        wall_frame_np (n_w, 4, 3) rows origin [m], normal, u, v (unit)
+        wall_info_np  (n_w, 4) half length along u, along v [m] (0: infinite), material, table Δt [s]
+        wall_vel_np   (n_w, n_t, 3) prescribed wall velocity samples [m/s]
+        pair_np       (n_m, n_m, P) material-pair parameters (materials.PAIR_*)
+        iface_map_np  (n_c·(n_w+n_c),) interface slot of (clump, wall or clump), −1 if none
     """
 
     def __init__(self, b: ModelBuilder):
-        runtime.ensure_init()
         self.gravity = b.gravity.copy()
         self.materials = list(b.materials)
         self.clumps = list(b.clumps)
@@ -388,25 +386,8 @@ class Model:
             slot += 1
         self.iface_map_np = imap
         self.interface_slot = slot_of_iface
-        self._upload()
-
-    # ------------------------------------------------------------------
-    def _upload(self):
-        real = runtime.real()
-        vec = lambda n: ti.types.vector(n, real)  # noqa: E731
-        self.sph_body = _nd(vec(4), self.sph_body_np)
-        self.sph_info = _nd(ti.types.vector(4, ti.i32), self.sph_info_np)
-        self.cluster_body = _nd(vec(4), self.cluster_body_np)
-        self.cluster_range = _nd(ti.types.vector(4, ti.i32), self.cluster_range_np)
-        param = np.column_stack([self.mass, self.bound_radius, [c.local_damping for c in self.clumps],
-                                 self.fixed.astype(float)])
-        self.clump_param = _nd(vec(4), param)
-        self.clump_inertia = _nd(ti.types.matrix(3, 3, real), self.inertia)
-        self.wall_frame = _nd(ti.types.matrix(4, 3, real), self.wall_frame_np)
-        self.wall_info = _nd(vec(4), self.wall_info_np)
-        self.wall_vel = _nd(vec(3), self.wall_vel_np)
-        self.mat_pair = _nd(vec(PAIR_PARAM_COUNT), self.pair_np)
-        self.iface_map = _nd(ti.i32, self.iface_map_np if self.iface_map_np.size else np.full(1, -1, np.int32))
+        self.clump_param_np = np.column_stack([self.mass, self.bound_radius, [c.local_damping for c in self.clumps],
+                                               self.fixed.astype(float)])
 
     def wall_velocity(self, w: int, t) -> np.ndarray:
         wall = self.walls[w]
@@ -453,23 +434,3 @@ class Model:
                     offset += cs.template.sphere_count
             setattr(self, key, out)
         return getattr(self, key)
-
-
-def _nd(dtype, data: np.ndarray):
-    """Device ndarray of `dtype` holding `data` (at least one element)."""
-    data = np.asarray(data)
-    arr = ti.ndarray(dtype, data.shape[: data.ndim - _elem_ndim(dtype)] or (1,))
-    if data.size:
-        arr.from_numpy(data.astype(_np_type(dtype)))
-    return arr
-
-
-def _elem_ndim(dtype) -> int:
-    if hasattr(dtype, "ndim"):
-        return dtype.ndim
-    return 0
-
-
-def _np_type(dtype):
-    prim = getattr(dtype, "dtype", dtype)
-    return np.int32 if prim == ti.i32 else (np.float32 if prim == ti.f32 else np.float64)

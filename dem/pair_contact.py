@@ -1,69 +1,64 @@
 """Ball–ball stage of a step: contacts between hull spheres of different clumps (004 §2.1; spec §2).
 
-The candidate pairs come from the host's broad phase (pair_search.py), sorted by the two clumps; the
-shear history lives with each pair and is carried across rebuilds by the host. Per pair:
+Candidate pairs come from a broad phase (pair_search.py on the host for the serial path,
+pair_search_device.py on the device for the block path), grouped by their two clumps a < b; the shear
+history lives with each pair and is carried across rebuilds. Per pair:
     R̄ = 2R₁R₂/(R₁+R₂) (spec §2), contact mass m_c = m_a m_b/(m_a + m_b) of the two bodies,
     normal n from sphere j (body b) to sphere i (body a), contact point in the middle of the overlap,
     the force F acts on a, −F on b.
 With implicit dashpots each body takes the pair's damping tensor implicitly in its own velocity, with the
 other body's contact-point velocity, extrapolated from t − Δt/2 to t, as a known input (integrator.py,
-damping.py).
+damping.py). Only a's damping block is formed per contact; b's terms follow from it once per run of
+contacts between the same two bodies (:func:`_derive_pair_damping`).
 """
 
 import taichi as ti
 
-from . import ledger as L
+from . import layout as LY
+from . import record as R
+from . import runtime
 from .contact_law import normal_force, shear_force
-from .contacts import N_PAIRS
 from .damping import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
-from .wall_contact import IMPACT_SPEED_FLOOR, add_slot, damping_block
+from .wall_contact import IMPACT_SPEED_FLOOR, damping_block
+
+PairHit = None  # struct type of one pair's result, defined at init (runtime.define_types)
+
+
+def _define_types(real):
+    global PairHit
+    v3 = ti.types.vector(3, real)
+    PairHit = ti.types.struct(
+        touching=ti.i32,
+        force=v3,  # on body a [N] (−force on b); dashpots left out when they are implicit
+        torque_a=v3, torque_b=v3,  # about each body's centre of mass [N·m]
+        e_damping=real, e_friction=real, e_strain=real,  # [J]
+        ratio=real,  # overlap ÷ the smaller radius
+        blk_a=ti.types.vector(DAMP_WIDTH, real),  # a's damping block about its centre (implicit dashpots)
+        hist=ti.types.vector(4, real),  # new shear history (force on a [N], δ̇⁻ [m/s])
+        point=v3, f_rec=v3, fn_rec=real, kn=real, cn=real, lever2_a=real, lever2_b=real,  # for the record
+    )
+
+
+runtime.define_types(_define_types)
 
 
 @ti.func
-def _other_block(c_n, c_s, n, arm, v_other):
-    """A body's damping terms for a contact with another body: the block with JᵀDJ (its wall slots stay
-    zero), and JᵀD v_other (the other body's contact-point velocity through the dashpots) [N, N·m]."""
-    blk = damping_block(c_n, c_s, n, arm, ti.Vector([0.0, 0.0, 0.0]))
-    y = c_s * v_other + (c_n - c_s) * n.dot(v_other) * n
-    ry = arm.cross(y)
-    return blk, ti.Vector([y[0], y[1], y[2], ry[0], ry[1], ry[2]])
+def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit: ti.template()):
+    """Force between sphere i of clump a and sphere j of clump b at t (a pure function: returns a ``PairHit``).
 
-
-@ti.func
-def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                 n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit: ti.template(),
-                 both: ti.template()):
-    """Force of candidate pair k (hull spheres i of clump a and j of clump b) at t.
-
-    Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass m_c [kg],
-    material-pair parameters. Returns (force on a [N], moment on a about its centre [N·m], moment on b
-    [N·m], (damping, friction, strain) [J], overlap ÷ smaller radius, touching, damping block and other-body
-    damping force for a, the same for b). With ``both`` False only a's damping block is formed (JᵀDJ about
-    a's centre): the serial loop derives the rest once per pair of bodies (:func:`_derive_pair_damping`).
+    Spheres bi, bj: (centre relative to the clump's centre of mass, body frame [m]; radius [m]); shear
+    history hs. Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass
+    m_c [kg], material-pair parameters mat. With ``implicit`` the dashpots come back as a's damping block
+    (JᵀDJ about a's centre) instead of forces.
     """
-    pair = ct.pairs[k]
-    i = pair[0]
-    j = pair[1]
-    bi = md.sph_body[i]
-    bj = md.sph_body[j]
     xi = xa + ra @ ti.Vector([bi[0], bi[1], bi[2]])
     xj = xb + rb @ ti.Vector([bj[0], bj[1], bj[2]])
     d = xi - xj
     dist = d.norm()
     overlap = bi[3] + bj[3] - dist
-    f = ti.Vector([0.0, 0.0, 0.0])
-    ta = ti.Vector([0.0, 0.0, 0.0])
-    tb = ti.Vector([0.0, 0.0, 0.0])
-    e = ti.Vector([0.0, 0.0, 0.0])
-    ratio = 0.0
-    touching = 0
-    blk_a = ti.Vector([0.0] * DAMP_WIDTH)
-    blk_b = ti.Vector([0.0] * DAMP_WIDTH)
-    oth_a = ti.Vector([0.0] * 6)
-    oth_b = ti.Vector([0.0] * 6)
-    hs = ct.pair_hist[k]
+    hit = PairHit(touching=0, hist=hs)
     if overlap > 0.0 and dist > 0.0:
-        touching = 1
+        hit.touching = 1
         n = d / dist
         xc = xj + n * (bj[3] - 0.5 * overlap)
         arm_a = xc - xa
@@ -81,47 +76,34 @@ def pair_contact(k, a, b, md: ti.template(), st: ti.template(), ct: ti.template(
         fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), n, v_t, ks, fe, cs, dt)
         f_el = fe * n + fs
         f_dp = fd * n + fsd
-        ct.pair_hist[k] = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        f = f_el
         if ti.static(implicit):
-            f = f_el
-            e = ti.Vector([0.0, slip, en + es])
             if fd == -fe and fe > 0.0:  # no-tension clip: no normal force at all (see wall_contact.py)
                 f = fs
-                e = ti.Vector([fe * vn * dt, slip, en + es])
-            if ti.static(both):
-                blk_a, oth_a = _other_block(cn, cs_eff, n, arm_a, _point_velocity_at_t(st, b, vb, wb, arm_b))
-                blk_b, oth_b = _other_block(cn, cs_eff, n, arm_b, _point_velocity_at_t(st, a, va, wa, arm_a))
-            else:
-                blk_a = damping_block(cn, cs_eff, n, arm_a, ti.Vector([0.0, 0.0, 0.0]))
+                hit.e_damping = fe * vn * dt
+            hit.blk_a = damping_block(cn, cs_eff, n, arm_a, ti.Vector([0.0, 0.0, 0.0]))
         else:
             f = f_el + f_dp
-            e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, en + es])
-        ta = arm_a.cross(f)
-        tb = -arm_b.cross(f)
-        ratio = overlap / ti.min(bi[3], bj[3])
-        if record:
-            f_rec = f_el + f_dp
-            stride = n_walls + n_clumps
-            sa = md.iface_map[a * stride + n_walls + b]
-            if sa >= 0:
-                add_slot(dg, sa, f_rec, xc, fe + fd)
-            sb = md.iface_map[b * stride + n_walls + a]
-            if sb >= 0:
-                add_slot(dg, sb, -f_rec, xc, fe + fd)
-            info_i = md.sph_info[i]
-            info_j = md.sph_info[j]
-            for layer in ti.static(range(2, 4)):
-                if info_i[layer] >= 0:
-                    add_slot(dg, info_i[layer], f_rec, xc, fe + fd)
-                if info_j[layer] >= 0:
-                    add_slot(dg, info_j[layer], -f_rec, xc, fe + fd)
-            la = arm_a.cross(n)
-            lb = arm_b.cross(n)
-            st.monitor[a] += ti.Vector([0.0, kn, kn * la.dot(la), cn, 0.0, 0.0, 0.0, 0.0])
-            st.monitor[b] += ti.Vector([0.0, kn, kn * lb.dot(lb), cn, 0.0, 0.0, 0.0, 0.0])
+            hit.e_damping = (fd * (-vn) - fsd.dot(v_t)) * dt
+        hit.force = f
+        hit.torque_a = arm_a.cross(f)
+        hit.torque_b = -arm_b.cross(f)
+        hit.e_friction = slip
+        hit.e_strain = en + es
+        hit.ratio = overlap / ti.min(bi[3], bj[3])
+        hit.point = xc
+        hit.f_rec = f_el + f_dp
+        hit.fn_rec = fe + fd
+        hit.kn = kn
+        hit.cn = cn
+        la = arm_a.cross(n)
+        lb = arm_b.cross(n)
+        hit.lever2_a = la.dot(la)
+        hit.lever2_b = lb.dot(lb)
     elif hs[3] != 0.0:
-        ct.pair_hist[k] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
-    return f, ta, tb, e, ratio, touching, blk_a, blk_b, oth_a, oth_b
+        hit.hist = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
+    return hit
 
 
 @ti.func
@@ -166,49 +148,44 @@ def _half_du(st: ti.template(), c):
 
 
 @ti.func
-def _point_velocity_at_t(st: ti.template(), c, v, w, arm):
-    """Velocity [m/s] at t_n of the point at `arm` [m] from clump c's centre, extrapolated from its
-    velocities v, w at t − Δt/2."""
-    h = _half_du(st, c)
-    return v + ti.Vector([h[0], h[1], h[2]]) + (w + ti.Vector([h[3], h[4], h[5]])).cross(arm)
-
-
-@ti.func
 def _wake(st: ti.template(), c):
-    mon = st.monitor[c]
-    mon[4] = 0.0
-    mon[5] = 0.0
-    st.monitor[c] = mon
+    # element stores: on the block path other threads may be adding to this body's monitor sums
+    st.monitor[c][LY.MON_QUIET] = 0.0
+    st.monitor[c][LY.MON_ASLEEP] = 0.0
 
 
 @ti.func
-def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template()):
-    st.force[c] += f
-    st.torque[c] += t
+def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template(), shared: ti.template()):
+    LY.accumulate(st.force, c, f, shared)
+    LY.accumulate(st.torque, c, t, shared)
     if ti.static(implicit):
-        st.damp[c] += blk
-        st.damp_other[c] += ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6))
+        LY.accumulate(st.damp, c, blk, shared)
+        LY.accumulate(st.damp_other, c, ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6)),
+                      shared)
 
 
 @ti.func
-def _flush_pair(st: ti.template(), a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template()):
-    """Add one pair of bodies' summed contacts to both: force f on a and −f on b [N], moments t_a, t_b
-    [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
+def _flush_pair(st: ti.template(), a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(),
+                shared: ti.template()):
+    """Add one run of contacts between bodies a and b to both: force f on a and −f on b [N], moments t_a,
+    t_b [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
     (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t."""
     bb = ti.Vector([0.0] * DAMP_WIDTH)
     oa = ti.Vector([0.0] * 6)
     ob = ti.Vector([0.0] * 6)
     if ti.static(implicit):
         bb, oa, ob = _derive_pair_damping(blk_a, d, ua + _half_du(st, a), ub + _half_du(st, b))
-    _add(st, a, f, t_a, blk_a, oa, implicit)
-    _add(st, b, -f, t_b, bb, ob, implicit)
+    _add(st, a, f, t_a, blk_a, oa, implicit, shared)
+    _add(st, b, -f, t_b, bb, ob, implicit, shared)
 
 
 @ti.func
-def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                         n_clumps, record, implicit: ti.template()):
-    """All candidate pairs in order (sorted by their two clumps), with both bodies' context cached and the
-    sums kept in registers while the pair of clumps repeats."""
+def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), wd, dt,
+                  record, implicit: ti.template(), shared: ti.template()):
+    """Pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies' context cached
+    and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies are
+    evaluated on record steps only; a body touched by a moving one wakes (before the wall stage reads its
+    state). Returns, with ``shared``, a bound on the loop iterations run (layout.LOOP_BUDGET), else 0."""
     cur_a = -1
     cur_b = -1
     xa = ti.Vector([0.0, 0.0, 0.0])
@@ -220,22 +197,28 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
     vb = ti.Vector([0.0, 0.0, 0.0])
     wb = ti.Vector([0.0, 0.0, 0.0])
     m_c = 0.0
-    mat = md.mat_pair[0, 0]
+    mat = md.mat_pair[wd.mat0]
     both_asleep = 0
     fa = ti.Vector([0.0, 0.0, 0.0])
     ta_sum = ti.Vector([0.0, 0.0, 0.0])
     tb_sum = ti.Vector([0.0, 0.0, 0.0])
     ba = ti.Vector([0.0] * DAMP_WIDTH)
-    e_sum = ti.Vector([0.0, 0.0, 0.0])
+    e_d = 0.0
+    e_f = 0.0
+    e_s = 0.0
     worst = 0.0
     count = 0
-    for k in range(ct.counts[N_PAIRS]):
+    cost = 0
+    for k in range(base + k0, base + k1):
+        if ti.static(shared):
+            cost += 1 + LY.ATOMIC_RETRIES * (FLUSH_SCALARS + RECORD_SCALARS)
         pair = ct.pairs[k]
         a = md.sph_info[pair[0]][0]
         b = md.sph_info[pair[1]][0]
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
-                _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit)
+                _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit,
+                            shared)
             fa = ti.Vector([0.0, 0.0, 0.0])
             ta_sum = ti.Vector([0.0, 0.0, 0.0])
             tb_sum = ti.Vector([0.0, 0.0, 0.0])
@@ -250,64 +233,44 @@ def pair_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             rb = st.rot[b]
             vb = st.vel[b]
             wb = st.omega[b]
-            ma = md.clump_param[a][0]
-            mb = md.clump_param[b][0]
+            ma = LY.clump_mass(md, a)
+            mb = LY.clump_mass(md, b)
             m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
-            mat = md.mat_pair[md.sph_info[pair[0]][1], md.sph_info[pair[1]][1]]
-            both_asleep = 1 if st.monitor[a][5] > 0.5 and st.monitor[b][5] > 0.5 else 0
-        if both_asleep == 1 and not record:
-            continue
-        f, t_a, t_b, e, ratio, touching, blk_a, _blk_b, _oth_a, _oth_b = pair_contact(
-            k, a, b, md, st, ct, dg, dt, n_walls, n_clumps, record, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit,
-            False)
-        if touching == 1:
-            if both_asleep == 0:
-                # a body touched by a moving one is awake (before the wall stage reads its state)
-                if st.monitor[a][5] > 0.5:
-                    _wake(st, a)
-                if st.monitor[b][5] > 0.5:
-                    _wake(st, b)
-            fa += f
-            ta_sum += t_a
-            tb_sum += t_b
-            if ti.static(implicit):
-                ba += blk_a
-            e_sum += e
-            worst = ti.max(worst, ratio)
-            count += 1
+            mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
+            both_asleep = 1 if LY.asleep(st, a) and LY.asleep(st, b) else 0
+        if both_asleep == 0 or record:  # (no `continue`: see wall_contact.wall_contacts)
+            hs = ct.pair_hist[k]
+            hit = pair_contact(md.sph_body[pair[0]], md.sph_body[pair[1]], hs, dt, xa, ra, va, wa, xb, rb, vb, wb,
+                               m_c, mat, implicit)
+            if hit.touching == 1 or hs[3] != 0.0:
+                ct.pair_hist[k] = hit.hist
+            if hit.touching == 1:
+                if both_asleep == 0:
+                    if LY.asleep(st, a):
+                        _wake(st, a)
+                    if LY.asleep(st, b):
+                        _wake(st, b)
+                fa += hit.force
+                ta_sum += hit.torque_a
+                tb_sum += hit.torque_b
+                if ti.static(implicit):
+                    ba += hit.blk_a
+                e_d += hit.e_damping
+                e_f += hit.e_friction
+                e_s += hit.e_strain
+                worst = ti.max(worst, hit.ratio)
+                count += 1
+                if record:
+                    R.pair_contact_record(md, st, dg, wd, pair[0], pair[1], a, b, hit, shared)
     if cur_a >= 0:
-        _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit)
-    dg.ledger[L.STEP + L.DAMPING] += e_sum[0]
-    dg.ledger[L.STEP + L.FRICTION] += e_sum[1]
-    dg.ledger[L.STRAIN] += e_sum[2]
-    dg.ledger[L.CONTACTS] += count
-    dg.ledger[L.MAX_OVERLAP] = ti.max(dg.ledger[L.MAX_OVERLAP], worst)
+        _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared)
+    R.add_contact_energy(dg, wd.index, e_d, e_f, 0.0, e_s, count, worst, shared)
+    if ti.static(shared):
+        cost += LY.ATOMIC_RETRIES * (FLUSH_SCALARS + R.ENERGY_SCALARS)
+    return cost
 
 
-@ti.func
-def pair_contact_parallel(k, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                          n_clumps, record, implicit: ti.template()):
-    """One candidate pair with both bodies' context loaded, and atomic sums (parallel loops)."""
-    pair = ct.pairs[k]
-    a = md.sph_info[pair[0]][0]
-    b = md.sph_info[pair[1]][0]
-    asleep_a = st.monitor[a][5] > 0.5
-    asleep_b = st.monitor[b][5] > 0.5
-    if record or not (asleep_a and asleep_b):
-        ma = md.clump_param[a][0]
-        mb = md.clump_param[b][0]
-        mat = md.mat_pair[md.sph_info[pair[0]][1], md.sph_info[pair[1]][1]]
-        f, t_a, t_b, e, ratio, touching, blk_a, blk_b, oth_a, oth_b = pair_contact(
-            k, a, b, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[a], st.rot[a], st.vel[a], st.omega[a],
-            st.pos[b], st.rot[b], st.vel[b], st.omega[b], ma * mb / (ma + mb), mat, implicit, True)
-        if touching == 1:
-            if asleep_a != asleep_b:  # a body touched by a moving one is awake (the wall stage runs after)
-                _wake(st, a)
-                _wake(st, b)
-            _add(st, a, f, t_a, blk_a, oth_a, implicit)
-            _add(st, b, -f, t_b, blk_b, oth_b, implicit)
-            dg.ledger[L.STEP + L.DAMPING] += e[0]
-            dg.ledger[L.STEP + L.FRICTION] += e[1]
-            dg.ledger[L.STRAIN] += e[2]
-            dg.ledger[L.CONTACTS] += 1.0
-            ti.atomic_max(dg.ledger[L.MAX_OVERLAP], ratio)
+# scalar atomic adds of one run's flush (both bodies), and of a record step's diagnostics of one pair (6 probe
+# slots of 8 entries and two monitors of 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
+FLUSH_SCALARS = 2 * (3 + 3 + DAMP_WIDTH + OTHER_WIDTH)
+RECORD_SCALARS = 8 * 8

@@ -53,6 +53,16 @@ def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarr
     return np.column_stack([i[order], j[order]]).astype(np.int64)
 
 
+def hull_clusters(model) -> np.ndarray:
+    """Cluster (world-local index) of each hull sphere of `model`, shape (n_h,) (cached on the model)."""
+    out = getattr(model, "_hull_clusters", None)
+    if out is None:
+        cr = model.cluster_range_np
+        out = np.repeat(np.arange(len(cr)), cr[:, 1])
+        model._hull_clusters = out
+    return out
+
+
 def _cluster_spheres(cr: np.ndarray, clusters: np.ndarray) -> np.ndarray:
     """Hull sphere indices of the given clusters (rows of cluster_range: start, count, clump)."""
     start, count = cr[clusters, 0].astype(np.int64), cr[clusters, 1].astype(np.int64)

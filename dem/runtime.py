@@ -18,9 +18,20 @@ PRECISIONS = ("f64", "f32")
 MAX_KERNEL_ARRAYS = 30
 
 _state: dict = {"arch": None, "precision": None}
+_type_builders: list = []
 
 
-def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, threads: int | None = None) -> None:
+def define_types(builder) -> None:
+    """Register ``builder(real)``, which (re)defines a module's Taichi struct types for the real type of the
+    current precision: Taichi fixes a struct's real type when the struct is created, so the types are made
+    after :func:`init` (again at every init), never at import. Called at once if Taichi is already running."""
+    _type_builders.append(builder)
+    if _state["arch"] is not None:
+        builder(real())
+
+
+def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, threads: int | None = None,
+         fast_math: bool = False) -> None:
     """Initialise Taichi for `dem`.
 
     Args:
@@ -28,13 +39,16 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         precision: ``f64`` (default) or ``f32``; the type of every real-valued device array.
         debug: Taichi debug mode (bounds checks; slow).
         threads: CPU threads for the CPU backend (default: all cores).
+        fast_math: let the compiler reorder floating-point operations (off by default: with it off, results are
+            the same bit for bit whatever the shape of the code around an operation, so a world of a batch
+            equals the same world run alone, and a refactored kernel can be checked against the old one).
     Calling again with the same arguments is a no-op; with different ones it resets Taichi.
     """
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
-    if _state["arch"] == arch and _state["precision"] == precision:
+    if _state["arch"] == arch and _state["precision"] == precision and _state.get("fast_math") == fast_math:
         return
     if _state["arch"] is not None:
         ti.reset()
@@ -48,6 +62,7 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         debug=debug,
         offline_cache=True,
         log_level=ti.WARN,
+        fast_math=fast_math,
         **kwargs,
     )
     got = ti.lang.impl.current_cfg().arch
@@ -60,6 +75,9 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         raise ValueError("arch 'gpu' found no GPU backend (CUDA, Vulkan or Metal) on this machine; use --arch cpu")
     _state["arch"] = arch
     _state["precision"] = precision
+    _state["fast_math"] = fast_math
+    for builder in _type_builders:
+        builder(real())
 
 
 def is_initialized() -> bool:
@@ -90,6 +108,13 @@ def real():
 def is_serial_backend() -> bool:
     """True on the CPU backend: there the solver runs many steps per launch in one serial loop."""
     return arch() == "cpu"
+
+
+def has_loop_limit() -> bool:
+    """Whether kernels may be cut after 65,535 loop iterations per thread (Mesa's lavapipe caps the loops of a
+    shader invocation; the block path then budgets its launches, see layout.LOOP_BUDGET). Assumed for every
+    SPIR-V backend, where Taichi cannot tell a software device from a real one."""
+    return arch() in ("vulkan", "metal") or (arch() == "gpu" and device_name() in ("vulkan", "metal"))
 
 
 def device_name() -> str:

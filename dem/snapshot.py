@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 import taichi as ti
 
+from . import layout as LY
 from .contact_law import normal_force
-from .contacts import N_CAND, N_PAIRS
 from .solver import ContactArgs, ModelArgs, StateArgs
-from .wall_contact import _pair, plane_distance, wall_frame
+from .wall_contact import plane_distance, wall_frame
 
 
 @dataclass
@@ -61,28 +61,29 @@ class Frame:
 
 
 @ti.kernel
-def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, n_walls: ti.i32, out_i: ti.types.ndarray(),
+def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, out_i: ti.types.ndarray(),
                           out_f: ti.types.ndarray()) -> ti.i32:
+    wd = LY.load_world(md, w)
     n_out = 0
     ti.loop_config(serialize=True)
-    for k in range(ct.counts[N_CAND]):
-        pair = ct.cand[k]
+    for k in range(ct.counts[w, LY.CT_N_CAND]):
+        pair = ct.cand[wd.cand0 + k]
         i = pair[0]
-        w = pair[1]
+        wall = pair[1]
         c = md.sph_info[i][0]
         b = md.sph_body[i]
         x = st.pos[c] + st.rot[c] @ ti.Vector([b[0], b[1], b[2]])
-        o, n, u, v, hu, hv = wall_frame(md, st, w)
+        o, n, u, v, hu, hv = wall_frame(md, st, wall)
         dist, normal, valid = plane_distance(x, o, n, u, v, hu, hv)
         overlap = b[3] - dist
         if valid == 1 and overlap > 0.0 and dist > -b[3]:
-            fe, _fd, _kn, _ks, _en, _cs, _cn = normal_force(_pair(md, i, w), b[3], md.clump_param[c][0], overlap,
-                                                              0.0, 1.0)
-            hs = ct.hist[i * n_walls + w]
+            mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[wall][LY.WG_MATERIAL], ti.i32))
+            fe, _fd, _kn, _ks, _en, _cs, _cn = normal_force(mat, b[3], LY.clump_mass(md, c), overlap, 0.0, 1.0)
+            hs = ct.hist[LY.wall_history_index(wd, i, wall)]
             fs = ti.Vector([hs[0], hs[1], hs[2]])
             xc = x - normal * (b[3] - 0.5 * overlap)
-            out_i[n_out, 0] = i
-            out_i[n_out, 1] = w
+            out_i[n_out, 0] = i - wd.hull0
+            out_i[n_out, 1] = wall - wd.wall0
             f = fe * normal + fs
             for j in ti.static(range(3)):
                 out_f[n_out, j] = xc[j]
@@ -95,12 +96,13 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, n_walls
 
 
 @ti.kernel
-def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, out_i: ti.types.ndarray(),
-                          out_f: ti.types.ndarray()) -> ti.i32:
+def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, base: ti.i32,
+                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray()) -> ti.i32:
+    wd = LY.load_world(md, w)
     n_out = 0
     ti.loop_config(serialize=True)
-    for k in range(ct.counts[N_PAIRS]):
-        pair = ct.pairs[k]
+    for k in range(ct.counts[w, LY.CT_N_PAIRS]):
+        pair = ct.pairs[base + k]
         i = pair[0]
         j = pair[1]
         a = md.sph_info[i][0]
@@ -114,17 +116,17 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, out_i: 
         overlap = bi[3] + bj[3] - dist
         if overlap > 0.0 and dist > 0.0:
             n = d / dist
-            ma = md.clump_param[a][0]
-            mb = md.clump_param[b][0]
+            ma = LY.clump_mass(md, a)
+            mb = LY.clump_mass(md, b)
             r_eff = 2.0 * bi[3] * bj[3] / (bi[3] + bj[3])
-            mat = md.mat_pair[md.sph_info[i][1], md.sph_info[j][1]]
+            mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
             fe, _fd, _kn, _ks, _en, _cs, _cn = normal_force(mat, r_eff, ma * mb / (ma + mb), overlap, 0.0, 1.0)
-            hs = ct.pair_hist[k]
+            hs = ct.pair_hist[base + k]
             fs = ti.Vector([hs[0], hs[1], hs[2]])
             xc = xj + n * (bj[3] - 0.5 * overlap)
             f = fe * n + fs
-            out_i[n_out, 0] = i
-            out_i[n_out, 1] = j
+            out_i[n_out, 0] = i - wd.hull0
+            out_i[n_out, 1] = j - wd.hull0
             for q in ti.static(range(3)):
                 out_f[n_out, q] = xc[q]
                 out_f[n_out, 3 + q] = n[q]
@@ -135,12 +137,16 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, out_i: 
     return n_out
 
 
-def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None) -> Frame:
-    """A :class:`Frame` of `sim` now (hull spheres only unless ``all_spheres``)."""
-    m = sim.model
+def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None, world: int = 0) -> Frame:
+    """A :class:`Frame` of world `world` of `sim` now (hull spheres only unless ``all_spheres``)."""
+    m = sim.models[world]
     st_ = sim.state
-    pos, rot, vel, omg = st_.pos.to_numpy(), st_.rot.to_numpy(), st_.vel.to_numpy(), st_.omega.to_numpy()
-    quat, ws = st_.quat.to_numpy(), st_.wall_state.to_numpy()
+    dm = sim.device_model
+    cs = slice(int(dm.clump_start[world]), int(dm.clump_start[world]) + m.clump_count)
+    wsl = slice(int(dm.wall_start[world]), int(dm.wall_start[world]) + m.wall_count)
+    pos, rot, vel, omg = (st_.pos.to_numpy()[cs], st_.rot.to_numpy()[cs], st_.vel.to_numpy()[cs],
+                          st_.omega.to_numpy()[cs])
+    quat, ws = st_.quat.to_numpy()[cs], st_.wall_state.to_numpy()[wsl]
     centers, radii, cid = m.world_spheres(pos, rot, hull_only=not all_spheres)
     arm = centers - pos[cid]
     velocity = vel[cid] + np.cross(omg[cid], arm)
@@ -153,16 +159,18 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None)
         bufs = sim._snapshot_buffers = (np.zeros((cap, 2), np.int32), np.zeros((cap, 11), real))
     out_i, out_f = bufs
     md, st, ct, _dg = sim._packs()
-    n = _export_wall_contacts(md, st, ct, m.wall_count, out_i, out_f)
+    n = _export_wall_contacts(md, st, ct, world, out_i, out_f)
     pairs, data = out_i[:n].copy(), out_f[:n].astype(float)
     to_frame = m.device_to_frame_index(hull_only=not all_spheres)
     sphere = to_frame[pairs[:, 0]] if n else np.zeros(0, int)
     wall_of = pairs[:, 1].astype(int)
     other = np.full(n, -1)
-    if sim.uses_pairs and int(sim.contacts.counts.to_numpy()[N_PAIRS]):
+    counts = sim.contacts.counters()[world]
+    if m.clump_count > 1 and int(counts[LY.CT_N_PAIRS]):
         pi = np.zeros((sim.contacts.pair_capacity, 2), np.int32)
         pf = np.zeros((sim.contacts.pair_capacity, 11), out_f.dtype)
-        npair = _export_pair_contacts(md, st, ct, pi, pf)
+        base = sim.contacts.pair_region(world, int(counts[LY.CT_PAIR_HALF])).start
+        npair = _export_pair_contacts(md, st, ct, world, base, pi, pf)
         sphere = np.concatenate([sphere, to_frame[pi[:npair, 0]]])
         other = np.concatenate([other, to_frame[pi[:npair, 1]]])
         wall_of = np.concatenate([wall_of, np.full(npair, -1)])

@@ -1,358 +1,314 @@
-"""The time step, and the two ways of launching it.
+"""The stepping loop of W independent worlds (W = 1 for a single model), and its two launch paths.
 
-A step (004 §2.3, the PFC cycle), in order:
-  1. if any body or wall has moved more than the skin since the last rebuild, rebuild the near-wall
-     candidate list;
-  2. contact forces at t_n from the positions at t_n and the velocities at t_{n−½};
-  3. law of motion of every clump: velocities to t_{n+½}, poses to t_{n+1};
-  4. walls to t_{n+1};
-  5. close the energy ledger of the step and, every ``record_every`` steps, write a record row.
+A step is the same everywhere (step.py). What differs is how a launch spreads the work:
 
-On the CPU backend one kernel launch runs many steps in a serial loop: a launch costs ~0.1 ms here,
-far more than a step of a rocking block, and a serial loop over the few hundred or thousand spheres near
-the base is faster than spreading them over threads. On GPU backends each step is one launch whose
-stages are parallel loops. Both call the same per-index functions.
+* Serial path (the CPU backend's default). One thread runs all the steps of one world in a loop; worlds
+  run in parallel over the CPU's threads. A launch costs ~0.1 ms here, far more than a step of a rocking
+  block, so one launch runs thousands of steps; and a serial loop over the few hundred or thousand spheres
+  near the base is faster than spreading them over threads. Body pairs are searched on the host
+  (pair_search.py, a k-d tree) when a world's pair skin is exceeded: that world stops, the others run on.
+  Bit for bit the same as running each world alone.
 
-Reproducibility: the serial CPU path is bit-for-bit deterministic. The parallel path adds contact forces
-with atomics in an order that varies between runs, so results agree within round-off growth only.
+* Block path (GPU backends; also runs on the CPU with one thread per world, for testing). One thread block
+  per world loops over the steps inside one launch, with block-level barriers between the stages of a
+  step (step_blocks.py); every stage spreads its items (candidate clusters, contacts, clumps) over the
+  block's threads, and body pairs are searched on the device. Why: a GPU launch costs 50–90 µs of host
+  time with Taichi (and ~0.7 ms when 30 arrays go through argument packs), while a rocking scene's step is
+  a few µs of device work on 10²–10⁴ contacts — a launch per step is launch-bound, and one scene cannot fill
+  a GPU. A block per world looping over steps removes the launch from the step (measured on an H100 with a
+  probe kernel of this shape: 371,000 steps/s for one world, 78 million world-steps/s for 1,000 worlds);
+  the argument packs are processed once per launch of thousands of steps. Forces are summed with atomics
+  in an order that varies between runs, so results agree with the serial path to round-off growth only.
+
+Reproducibility: the serial path is bit-for-bit deterministic, whatever the split into launches and
+whatever the other worlds do; the block path is deterministic up to the order of its atomic sums.
 """
 
+
+import math
+from collections.abc import Sequence
 
 import numpy as np
 import taichi as ti
 
+from . import layout as LY
 from . import ledger as L
 from . import runtime
-from .contacts import (
-    FORCE_REBUILD,
-    N_CAND,
-    N_PAIRS,
-    PAIR_STOP,
-    REBUILD_FLAG,
-    REBUILDS,
-    STEPS_DONE,
-    WALLS_MOVING,
-    Contacts,
-)
-from .integrator import integrate_clump, move_wall
+from .contacts import Contacts
+from .device_model import DeviceModel
 from .model import Model
-from .pair_contact import pair_contact_parallel, pair_contacts_serial
-from .pair_search import carry_history, find_pairs
-from .record import G_EB, G_ED, G_EF, G_EK, G_ES, G_EW, G_NC, G_OVL, G_REB, G_T, SLOT_WIDTH, RecordLayout
+from .pair_search import carry_history, find_pairs, hull_clusters
+from .record import SLOT_WIDTH, RecordLayout
 from .state import State
-from .wall_contact import (
-    rebuild_wall_candidate_pair,
-    rebuild_wall_candidates,
-    wall_contact_parallel,
-    wall_contacts_serial,
-)
+from .step import serial_world_steps
+from .step_blocks import block_world_steps
 
 # Default Verlet skin in smallest radii. A thin skin keeps few candidates beside a tilted face (a block
 # tilted by 1° has spheres within 0.2 mm of the floor over 11 mm of its base instead of 140 mm with a
 # 2.5 mm skin) at the price of more rebuilds, which the cluster test keeps cheap. Measured on the Peña
 # block while rocking: skin 2.5 mm 50 µs/step, 0.5 mm 24 µs/step, 0.2 mm 14 µs/step.
 SKIN_RADII = 0.04
-# Default skin of the body-pair list in smallest radii: pairs are found on the host, so a rebuild costs a
-# pause of the step loop; a wider skin than the walls' (SKIN_RADII) makes them rarer.
+# Default skin of the body-pair list in smallest radii: a search costs a pause of the world's step loop
+# (serial path) or a block-wide search (block path); a wider skin than the walls' (SKIN_RADII) makes them
+# rarer.
 PAIR_SKIN_RADII = 0.25
+# The record buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
+# MAX_RECORD_ROWS; a launch runs until a world's rows are full.
+RECORD_BUFFER_BYTES = 256 * 2**20
+MAX_RECORD_ROWS = 2048
 
 _nd1 = ti.types.ndarray(ndim=1)
 _nd2 = ti.types.ndarray(ndim=2)
 ModelArgs = ti.types.argpack(sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1, clump_param=_nd1,
-                             clump_inertia=_nd1,
-                             wall_frame=_nd1, wall_info=_nd1, wall_vel=_nd2, mat_pair=_nd2, iface_map=_nd1)
+                             wall_geom=_nd1, wall_vel=_nd2, mat_pair=_nd1, iface_map=_nd1, world_info=_nd2,
+                             world_param=_nd2)
 StateArgs = ti.types.argpack(pos=_nd1, quat=_nd1, rot=_nd1, vel=_nd1, omega=_nd1, force=_nd1, torque=_nd1,
                              damp=_nd1, damp_other=_nd1, monitor=_nd1, wall_state=_nd1)
-ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd1, pairs=_nd1, pair_hist=_nd1)
-DiagArgs = ti.types.argpack(ledger=_nd1, slots=_nd1, rec=_nd2)
+ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd2, pairs=_nd1, pair_hist=_nd1)
+DiagArgs = ti.types.argpack(ledger=_nd2, slots=_nd1, rec=_nd2)
 KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
 
-@ti.func
-def pair_skin_exceeded(st: ti.template(), ct: ti.template(), n_clumps, pair_skin):
-    """Stop stepping (counts[PAIR_STOP] = 1) when two bodies may have moved closer than the pair skin since
-    the host's last pair search: the sum of the two largest motion bounds reaches the skin."""
-    if pair_skin > 0.0:
-        first = 0.0
-        second = 0.0
-        for c in range(n_clumps):
-            m = st.monitor[c][6]
-            if m > first:
-                second = first
-                first = m
-            elif m > second:
-                second = m
-        if first + second >= pair_skin:
-            ct.counts[PAIR_STOP] = 1
-
-
-@ti.func
-def begin_step(st: ti.template(), ct: ti.template(), dg: ti.template(), n_clumps, n_walls, skin, record):
-    """Reset per-step sums, note whether any wall moves, and decide whether the candidate list must be
-    rebuilt (Verlet skin)."""
-    dg.ledger[L.STRAIN] = 0.0
-    dg.ledger[L.CONTACTS] = 0.0
-    if record:
-        dg.ledger[L.KINETIC] = 0.0
-    moved = 0.0
-    for c in range(n_clumps):
-        moved = ti.max(moved, st.monitor[c][0])
-    wall_moved = 0.0
-    for w in range(n_walls):
-        wall_moved = ti.max(wall_moved, st.wall_state[w][3])
-    flag = 0
-    # a pair left out was farther apart than the skin; it cannot touch before the two have moved that far
-    if moved + wall_moved >= skin or ct.counts[FORCE_REBUILD] == 1:
-        flag = 1
-        ct.counts[N_CAND] = 0
-        ct.counts[REBUILDS] += 1
-        ct.counts[FORCE_REBUILD] = 0
-        for c in range(n_clumps):
-            st.monitor[c][0] = 0.0
-        for w in range(n_walls):
-            st.wall_state[w][3] = 0.0
-    ct.counts[REBUILD_FLAG] = flag
-    moving = 0
-    for w in range(n_walls):
-        ws = st.wall_state[w]
-        if ws[4] != 0.0 or ws[5] != 0.0 or ws[6] != 0.0 or ws[7] != 0.0 or ws[8] != 0.0 or ws[9] != 0.0:
-            moving = 1
-    ct.counts[WALLS_MOVING] = moving
-
-
-@ti.func
-def end_step(ct: ti.template(), dg: ti.template(), t, record, row, n_slots, slot_base):
-    """Close the ledger of the step; on record steps write the global and slot columns."""
-    if record:
-        dg.rec[row, G_T] = t
-        # trapezoidal: the work reported at t_n includes half of step n's increment (ledger.py)
-        dg.rec[row, G_EB] = dg.ledger[L.BODY] + 0.5 * dg.ledger[L.STEP + L.BODY]
-        dg.rec[row, G_EW] = dg.ledger[L.BOUNDARY] + 0.5 * dg.ledger[L.STEP + L.BOUNDARY]
-        dg.rec[row, G_ED] = dg.ledger[L.DAMPING] + 0.5 * dg.ledger[L.STEP + L.DAMPING]
-        dg.rec[row, G_EF] = dg.ledger[L.FRICTION] + 0.5 * dg.ledger[L.STEP + L.FRICTION]
-        dg.rec[row, G_EK] = dg.ledger[L.KINETIC]
-        dg.rec[row, G_ES] = dg.ledger[L.STRAIN]
-        dg.rec[row, G_NC] = dg.ledger[L.CONTACTS]
-        dg.rec[row, G_OVL] = dg.ledger[L.MAX_OVERLAP]
-        dg.rec[row, G_REB] = ct.counts[REBUILDS]
-        dg.ledger[L.MAX_OVERLAP] = 0.0
-        for s in range(n_slots):
-            v = dg.slots[s]
-            for j in ti.static(range(SLOT_WIDTH)):
-                dg.rec[row, slot_base + SLOT_WIDTH * s + j] = v[j]
-            dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
-    for j in ti.static(range(4)):
-        dg.ledger[j] += dg.ledger[L.STEP + j]
-        dg.ledger[L.LAST + j] = dg.ledger[L.STEP + j]
-        dg.ledger[L.STEP + j] = 0.0
+@ti.kernel
+def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
+                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template(),
+                   threads: ti.template()):
+    """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py). With one
+    world (``threads`` False) the loop is serialised: no thread pool, no atomics."""
+    if ti.static(not threads):
+        ti.loop_config(serialize=True)
+    else:
+        ti.loop_config(block_dim=1)  # one world per task: worlds stop at different steps
+    for w in range(n_worlds):
+        if ct.counts[w, LY.CT_ACTIVE] == 1:
+            serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
 
 
 @ti.kernel
-def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_steps: ti.i32, step0: ti.i32,
-                   dt: float, gx: float, gy: float, gz: float, skin: float, n_clusters: ti.i32,
-                   n_clumps: ti.i32, n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
-                   clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
-                   sleep_steps: ti.i32, pair_skin: float, implicit: ti.template()):
-    """Run up to n_steps steps in one serial loop (CPU); counts[STEPS_DONE] tells how many ran."""
-    gravity = ti.Vector([gx, gy, gz])
-    ct.counts[STEPS_DONE] = 0
-    ti.loop_config(serialize=True)
-    for s in range(n_steps):
-        if ct.counts[PAIR_STOP] == 0:
-            pair_skin_exceeded(st, ct, n_clumps, pair_skin)
-        if ct.counts[PAIR_STOP] == 0:  # otherwise the rest of the launch waits for the host's pair search
-            n = step0 + s
-            t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
-            record = n % record_every == 0
-            row = n // record_every - rec_first
-            begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
-            if ct.counts[REBUILD_FLAG] == 1:
-                for g in range(n_clusters):
-                    rebuild_wall_candidates(g, md, st, ct, n_walls, skin)
-            pair_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)  # may wake bodies
-            wall_contacts_serial(md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
-            for c in range(n_clumps):
-                integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
-                                ct.counts[WALLS_MOVING])
-            for w in range(n_walls):
-                move_wall(w, md, st, dg, t, dt, record, row, wall_base)
-            end_step(ct, dg, t, record, row, n_slots, slot_base)
-            ct.counts[STEPS_DONE] += 1
-
-
-@ti.kernel
-def advance_parallel(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, step0: ti.i32, dt: float,
-                     gx: float, gy: float, gz: float, skin: float, n_hull: ti.i32, n_clumps: ti.i32,
-                     n_walls: ti.i32, n_slots: ti.i32, record_every: ti.i32, rec_first: ti.i32,
-                     clump_base: ti.i32, wall_base: ti.i32, slot_base: ti.i32, sleep_speed: float,
-                     sleep_steps: ti.i32, pair_skin: float, implicit: ti.template()):
-    """One step; each stage is a parallel loop (GPU backends). Nothing runs while counts[PAIR_STOP] is set."""
-    gravity = ti.Vector([gx, gy, gz])
-    record = step0 % record_every == 0
-    row = step0 // record_every - rec_first
-    t = ti.cast(step0, float) * dt
-    for _ in range(1):
-        if ct.counts[PAIR_STOP] == 0:
-            pair_skin_exceeded(st, ct, n_clumps, pair_skin)
-        if ct.counts[PAIR_STOP] == 0:
-            begin_step(st, ct, dg, n_clumps, n_walls, skin, record)
-    for idx in range(n_hull * n_walls):
-        if ct.counts[PAIR_STOP] == 0 and ct.counts[REBUILD_FLAG] == 1:
-            rebuild_wall_candidate_pair(idx, md, st, ct, n_walls, skin)
-    for k in range(ct.counts[N_PAIRS]):
-        if ct.counts[PAIR_STOP] == 0:
-            pair_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
-    for k in range(ct.counts[N_CAND]):
-        if ct.counts[PAIR_STOP] == 0:
-            wall_contact_parallel(k, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
-    for c in range(n_clumps):
-        if ct.counts[PAIR_STOP] == 0:
-            integrate_clump(c, md, st, dg, dt, gravity, record, row, clump_base, sleep_speed, sleep_steps,
-                            ct.counts[WALLS_MOVING])
-    for w in range(n_walls):
-        if ct.counts[PAIR_STOP] == 0:
-            move_wall(w, md, st, dg, t, dt, record, row, wall_base)
-    for _ in range(1):
-        if ct.counts[PAIR_STOP] == 0:
-            end_step(ct, dg, t, record, row, n_slots, slot_base)
-            ct.counts[STEPS_DONE] += 1
+def advance_blocks(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
+                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
+                   implicit: ti.template(), bd: ti.template(), budget: ti.template()):
+    """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
+    (step_blocks.py)."""
+    ti.loop_config(block_dim=bd)
+    for gid in range(n_worlds * bd):
+        w = gid // bd
+        lane = gid % bd
+        scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
+        block_world_steps(w, lane, scan, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, max_steps, implicit,
+                          bd, budget)
 
 
 class Diagnostics:
-    """Device arrays of the ledger, the probe slots and the record buffer (``capacity`` rows)."""
+    """Device arrays of the ledgers, the probe slots and the record buffer (``rows`` rows per world)."""
 
-    def __init__(self, model: Model, capacity: int):
+    def __init__(self, dm: DeviceModel, rows: int):
         real = runtime.real()
-        self.layout = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
-        self.ledger = ti.ndarray(real, L.LEDGER_SIZE)
-        self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(model.slot_count, 1))
-        self.capacity = int(capacity)
-        self.rec = ti.ndarray(real, (self.capacity, self.layout.width))
+        self.layouts = [RecordLayout(m.clump_count, m.wall_count, m.slot_count) for m in dm.models]
+        self.width = max(lay.width for lay in self.layouts)
+        self.rows = int(rows)
+        self.ledger = ti.ndarray(real, (dm.world_count, L.LEDGER_SIZE))
+        self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
+        self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))
         self.reset()
+
+    @property
+    def capacity(self) -> int:
+        return self.rows
 
     def reset(self):
         self.ledger.fill(0.0)
         self.slots.fill(0.0)
 
 
+def _as_models(model) -> tuple[list[Model], bool]:
+    if isinstance(model, Model):
+        return [model], False
+    if isinstance(model, Sequence) and model and all(isinstance(m, Model) for m in model):
+        return list(model), True
+    raise TypeError("Simulation needs a finalized dem.Model or a non-empty list of them (one per world)")
+
+
 class Simulation:
-    """A model, its state and contacts, and the stepping loop.
+    """Models, their state and contacts, and the stepping loop.
 
     Args:
-        model: the finalized model.
-        dt: time step [s].
+        model: a finalized :class:`dem.Model`, or a list of them: one independent world each (a batch).
+        dt: time step [s], the same for every world.
         record_every: steps between record rows (≥ 1).
-        skin: Verlet skin of the wall candidate list [m] (default: SKIN_RADII × the smallest hull radius).
-        pair_skin: skin of the body-pair list [m] (default: PAIR_SKIN_RADII × the smallest hull radius).
-        parallel: force the per-step parallel launch (default: serial on CPU, parallel elsewhere).
-        capacity: rows of the device record buffer (rows are fetched to the host when it is full).
+        skin: Verlet skin of the wall candidate list [m] (default: SKIN_RADII × each world's smallest hull
+            radius).
+        pair_skin: skin of the body-pair list [m] (default: PAIR_SKIN_RADII × each world's smallest hull radius).
+        parallel: use the block path (default: serial on CPU, block path elsewhere).
+        capacity: rows per world of the device record buffer (default: as many as fit in
+            RECORD_BUFFER_BYTES, at most MAX_RECORD_ROWS; rows are fetched to the host when a world's are full).
         implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
             with the velocities at t − Δt/2 as 004 does.
         sleep: let bodies at rest sleep (integrator.py); ``sleep_speed`` [m/s] and ``sleep_steps`` tune it.
+        block_dim: threads per world on the block path (default: 128 on GPUs, 1 on the CPU).
     """
 
-    def __init__(self, model: Model, *, dt: float, record_every: int = 1, skin: float | None = None,
-                 pair_skin: float | None = None, parallel: bool | None = None, capacity: int = 2048,
+    def __init__(self, model, *, dt: float, record_every: int = 1, skin: float | None = None,
+                 pair_skin: float | None = None, parallel: bool | None = None, capacity: int | None = None,
                  implicit_damping: bool = True, sleep: bool = True, sleep_speed: float = 1e-8,
-                 sleep_steps: int = 1000):
+                 sleep_steps: int = 1000, block_dim: int | None = None):
+        models, self.batch = _as_models(model)
         if not (np.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be > 0 [s], got {dt}")
         if int(record_every) < 1:
             raise ValueError(f"record_every must be >= 1, got {record_every}")
-        self.model = model
+        self.models = models
+        self.world_count = len(models)
         self.dt = float(dt)
         self.record_every = int(record_every)
-        self.skin = float(skin) if skin is not None else SKIN_RADII * model.min_radius
-        if not self.skin > 0:
+        min_r = np.array([m.min_radius for m in models])
+        self.skins = np.full(self.world_count, float(skin)) if skin is not None else SKIN_RADII * min_r
+        if not np.all(self.skins > 0):
             raise ValueError(f"skin must be > 0 [m], got {skin}")
-        self.pair_skin = float(pair_skin) if pair_skin is not None else PAIR_SKIN_RADII * model.min_radius
-        if not self.pair_skin > 0:
+        pair = np.full(self.world_count, float(pair_skin)) if pair_skin is not None else PAIR_SKIN_RADII * min_r
+        if not np.all(pair > 0):
             raise ValueError(f"pair_skin must be > 0 [m], got {pair_skin}")
+        self.pair_skins = np.where([m.clump_count > 1 for m in models], pair, 0.0)
         self.parallel = (not runtime.is_serial_backend()) if parallel is None else bool(parallel)
         self.implicit_damping = bool(implicit_damping)
         self.sleep_speed = float(sleep_speed) if sleep else 0.0
         self.sleep_steps = int(sleep_steps)
-        self.state = State(model)
-        self.contacts = Contacts(model)
-        self.diag = Diagnostics(model, capacity)
-        self.layout = self.diag.layout
+        self.block_dim = int(block_dim) if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
+        if self.block_dim < 1 or (runtime.is_serial_backend() and self.block_dim != 1):
+            raise ValueError(f"block_dim must be 1 on the CPU backend and >= 1 elsewhere, got {block_dim}")
+        self.device_model = DeviceModel(models, skins=self.skins, pair_skins=self.pair_skins,
+                                        sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
+        self.state = State(self.device_model)
+        self.contacts = Contacts(self.device_model)
+        layouts = [RecordLayout(m.clump_count, m.wall_count, m.slot_count) for m in models]
+        width = max(lay.width for lay in layouts)
+        rows = capacity if capacity is not None else \
+            max(16, min(MAX_RECORD_ROWS, RECORD_BUFFER_BYTES // (8 * width * self.world_count)))
+        if int(rows) < 1:
+            raise ValueError(f"capacity must be >= 1 record rows, got {capacity}")
+        self.diag = Diagnostics(self.device_model, rows)
+        self.layouts = self.diag.layouts
         self._pack_cache = None
-        self.pair_rebuilds = 0
+        self.pair_searches = np.zeros(self.world_count, np.int64)
         self.reset()
 
-    def reset(self):
-        self.state.reset()
-        self.contacts.reset()
-        self.invalidate_neighbours()
-        self.diag.reset()
-        self.rebuild_pairs()
+    # ------------------------------------------------------------------ single-world conveniences
+    @property
+    def model(self) -> Model:
+        """The model (of world 0 in a batch)."""
+        return self.models[0]
 
-    def invalidate_neighbours(self):
-        """Ask for a candidate rebuild at the next step (call after editing poses by hand)."""
-        # whole-array copy: on the Vulkan backend a single-element write is not ordered after a pending
-        # device-side fill and can be lost
-        counts = self.contacts.counts.to_numpy()
-        counts[FORCE_REBUILD] = 1
-        self.contacts.counts.from_numpy(counts)
+    @property
+    def layout(self) -> RecordLayout:
+        """The record layout (of world 0 in a batch)."""
+        return self.layouts[0]
+
+    @property
+    def pair_rebuilds(self) -> int:
+        """Body-pair searches so far, host and device (summed over the worlds)."""
+        return int(self.pair_searches.sum() + self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
 
     @property
     def uses_pairs(self) -> bool:
-        return self.model.clump_count > 1
-
-    def rebuild_pairs(self) -> None:
-        """Host broad phase between bodies (pair_search.py): new candidate pairs with their carried-over
-        shear history, motion bounds reset, stepping resumed."""
-        if not self.uses_pairs:
-            return
-        c = self.contacts
-        pos, rot = self.state.pos.to_numpy().astype(float), self.state.rot.to_numpy().astype(float)
-        pairs = find_pairs(self.model, pos, rot, self.pair_skin)
-        counts = c.counts.to_numpy()
-        n_old = int(counts[N_PAIRS])
-        old_hist = c.pair_hist.to_numpy()[:n_old].astype(float)
-        keys = pairs[:, 0] * self.model.hull_count + pairs[:, 1]
-        hist = carry_history(c.pair_keys, old_hist, keys)
-        if c.ensure_pair_capacity(len(pairs)):
-            self._pack_cache = None
-        full_pairs = np.zeros((c.pair_capacity, 2), np.int32)
-        full_pairs[: len(pairs)] = pairs
-        full_hist = np.zeros((c.pair_capacity, 4), self.state._np())
-        full_hist[: len(pairs)] = hist
-        c.pairs.from_numpy(full_pairs)
-        c.pair_hist.from_numpy(full_hist)
-        c.pair_keys = keys
-        counts[N_PAIRS] = len(pairs)
-        counts[PAIR_STOP] = 0
-        c.counts.from_numpy(counts)
-        mon = self.state.monitor.to_numpy()
-        mon[:, 6] = 0.0
-        self.state.monitor.from_numpy(mon)
-        self.pair_rebuilds += 1
+        return any(m.clump_count > 1 for m in self.models)
 
     @property
     def time(self) -> float:
         return self.state.time
 
+    # ------------------------------------------------------------------ set-up
+    def reset(self):
+        self.state.reset()
+        self.contacts.reset()
+        self.invalidate_neighbours()
+        self.diag.reset()
+        self.pair_searches[:] = 0
+        self.rebuild_pairs(np.arange(self.world_count))
+
+    def invalidate_neighbours(self):
+        """Ask for a candidate rebuild at the next step in every world (call after editing poses by hand)."""
+        # whole-array copy: on the Vulkan backend a single-element write is not ordered after a pending
+        # device-side fill and can be lost
+        counts = self.contacts.counters()
+        counts[:, LY.CT_FORCE_REBUILD] = 1
+        self.contacts.counts.from_numpy(counts)
+
+    def rebuild_pairs(self, worlds) -> None:
+        """Host broad phase between bodies (pair_search.py) for the given worlds: new candidate pairs with
+        their carried-over shear history, motion bounds reset, stepping resumed."""
+        worlds = [int(w) for w in np.atleast_1d(worlds) if self.models[int(w)].clump_count > 1]
+        if not worlds:
+            return
+        c, dm = self.contacts, self.device_model
+        pos, rot = self.state.pos.to_numpy().astype(float), self.state.rot.to_numpy().astype(float)
+        counts = c.counters()
+        found = {}
+        for w in worlds:
+            m = self.models[w]
+            c0 = int(dm.clump_start[w])
+            found[w] = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w])
+        need = max(len(p) for p in found.values())
+        if self.parallel:  # room for the device search to grow the list before the host is needed again
+            need = int(1.5 * need) + 64
+        if c.ensure_pair_capacity(need):
+            self._pack_cache = None
+        pairs_all = c.pairs.to_numpy()
+        hist_all = c.pair_hist.to_numpy()
+        mon = self.state.monitor.to_numpy()
+        for w, pairs in found.items():
+            m = self.models[w]
+            region = c.pair_region(w, int(counts[w, LY.CT_PAIR_HALF]))
+            n_old = int(counts[w, LY.CT_N_PAIRS])
+            h0 = int(dm.hull_start[w])
+            old_hist = hist_all[region][:n_old].astype(float)
+            clusters = hull_clusters(m)[pairs]
+            if self.parallel:  # the device search's order: (cluster of i, cluster of j, i, j)
+                order = np.lexsort((pairs[:, 1], pairs[:, 0], clusters[:, 1], clusters[:, 0]))
+                pairs, clusters = pairs[order], clusters[order]
+            keys = pairs[:, 0] * m.hull_count + pairs[:, 1]
+            old_keys = c.pair_keys[w]
+            if self.parallel and n_old:  # the list may have been rebuilt on the device since
+                old = pairs_all[region][:n_old, 0:2].astype(np.int64) - h0
+                old_keys = old[:, 0] * m.hull_count + old[:, 1]
+            hist = carry_history(old_keys, old_hist, keys)
+            new = c.pair_region(w, 0)
+            block = np.zeros((c.pair_capacity, 4), np.int32)
+            block[: len(pairs), 0:2] = pairs + h0
+            block[: len(pairs), 2:4] = clusters + int(dm.cluster_start[w])
+            pairs_all[new] = block
+            hist_block = np.zeros((c.pair_capacity, 4), hist_all.dtype)
+            hist_block[: len(pairs)] = hist
+            hist_all[new] = hist_block
+            c.pair_keys[w] = keys
+            counts[w, LY.CT_N_PAIRS] = len(pairs)
+            counts[w, LY.CT_PAIR_HALF] = 0
+            counts[w, LY.CT_PAIR_STOP] = 0
+            counts[w, LY.CT_OVERFLOW] = 0
+            c0 = int(dm.clump_start[w])
+            mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION] = 0.0
+            self.pair_searches[w] += 1
+        c.pairs.from_numpy(pairs_all)
+        c.pair_hist.from_numpy(hist_all)
+        c.counts.from_numpy(counts)
+        self.state.monitor.from_numpy(mon)
+
     def _packs(self):
         """Argument packs of the device arrays (built once: the arrays never change identity, except the
         pair arrays when they grow, which clears this cache)."""
         if self._pack_cache is None:
-            self._pack_cache = self._make_packs()
+            dm, s, c, d = self.device_model, self.state, self.contacts, self.diag
+            md = ModelArgs(sph_body=dm.sph_body, sph_info=dm.sph_info, cluster_body=dm.cluster_body,
+                           cluster_range=dm.cluster_range, clump_param=dm.clump_param, wall_geom=dm.wall_geom,
+                           wall_vel=dm.wall_vel, mat_pair=dm.mat_pair, iface_map=dm.iface_map,
+                           world_info=dm.world_info, world_param=dm.world_param)
+            st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, force=s.force,
+                           torque=s.torque, damp=s.damp, damp_other=s.damp_other, monitor=s.monitor,
+                           wall_state=s.wall_state)
+            ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts, pairs=c.pairs, pair_hist=c.pair_hist)
+            dg = DiagArgs(ledger=d.ledger, slots=d.slots, rec=d.rec)
+            self._pack_cache = (md, st, ct, dg)
         return self._pack_cache
-
-    def _make_packs(self):
-        m, s, c, d = self.model, self.state, self.contacts, self.diag
-        md = ModelArgs(sph_body=m.sph_body, sph_info=m.sph_info, cluster_body=m.cluster_body,
-                       cluster_range=m.cluster_range, clump_param=m.clump_param,
-                       clump_inertia=m.clump_inertia, wall_frame=m.wall_frame,
-                       wall_info=m.wall_info, wall_vel=m.wall_vel, mat_pair=m.mat_pair, iface_map=m.iface_map)
-        st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, force=s.force,
-                       torque=s.torque, damp=s.damp, damp_other=s.damp_other, monitor=s.monitor,
-                       wall_state=s.wall_state)
-        ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts, pairs=c.pairs, pair_hist=c.pair_hist)
-        dg = DiagArgs(ledger=d.ledger, slots=d.slots, rec=d.rec)
-        return md, st, ct, dg
 
     def _rows_in(self, n0: int, n: int) -> int:
         """Record steps among steps n0 .. n0+n−1."""
@@ -361,91 +317,129 @@ class Simulation:
 
     def compile(self) -> None:
         """Compile (or load from Taichi's cache) the step kernel without taking a step."""
-        self._launch(0, self.state.step)
+        counts = self.contacts.counters()
+        counts[:, LY.CT_TARGET] = 0
+        counts[:, LY.CT_ACTIVE] = 0
+        self.contacts.counts.from_numpy(counts)
+        self._kernel()
 
-    # parallel launches between two looks at the step counter (each look is a device sync)
-    PARALLEL_BATCH = 64
-
-    def _launch(self, n: int, n0: int) -> tuple[int, bool]:
-        """Run up to n steps from step n0; returns (steps done, pair search needed)."""
-        m, g, lay = self.model, self.model.gravity, self.layout
+    def _kernel(self, max_steps: int = 0):
         md, st, ct, dg = self._packs()
-        first_row = -(-n0 // self.record_every)
-        pair_skin = self.pair_skin if self.uses_pairs else 0.0
-        common = (self.dt, g[0], g[1], g[2], self.skin, m.cluster_count, m.clump_count, m.wall_count, m.slot_count,
-                  self.record_every, first_row, lay.clump_base, lay.wall_base, lay.slot_base, self.sleep_speed,
-                  self.sleep_steps, pair_skin, self.implicit_damping)
         if self.parallel:
-            if n == 0:
-                return 0, False  # compiled at the first step
-            par = (common[0], *common[1:5], m.hull_count, *common[6:])
-            done = 0
-            counts = self.contacts.counts.to_numpy()
-            counts[STEPS_DONE] = 0
-            self.contacts.counts.from_numpy(counts)
-            while done < n:
-                batch = min(self.PARALLEL_BATCH, n - done)
-                for s in range(batch):
-                    advance_parallel(md, st, ct, dg, n0 + done + s, *par)
-                counts = self.contacts.counts.to_numpy()
-                done = int(counts[STEPS_DONE])
-                if counts[PAIR_STOP]:
-                    return done, True
-            return done, False
-        advance_serial(md, st, ct, dg, n, n0, *common)
-        if n == 0:
-            return 0, False
-        counts = self.contacts.counts.to_numpy()
-        return int(counts[STEPS_DONE]), bool(counts[PAIR_STOP])
+            advance_blocks(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
+                           self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
+                           runtime.has_loop_limit())
+        else:
+            advance_serial(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
+                           self.contacts.pair_capacity, self.implicit_damping, self.world_count > 1)
 
-    def quiescent(self) -> bool:
-        """True when every body sleeps and no wall moves from now on: every later step is then the same
-        as the last (sleeping bodies do not move, their contacts give the same forces), see
-        :meth:`fast_forward`."""
+    # ------------------------------------------------------------------ stepping
+    def _launch(self, targets: np.ndarray) -> np.ndarray:
+        """One launch: world w runs up to targets[w] steps from the batch's step counter plus what it has
+        done in this call (its counts' CT_STEP). Returns the steps each world ran."""
+        counts = self.contacts.counters()
+        counts[:, LY.CT_TARGET] = targets
+        counts[:, LY.CT_ACTIVE] = (targets > 0).astype(np.int32)
+        counts[:, LY.CT_REC_FIRST] = -(-counts[:, LY.CT_STEP] // self.record_every)
+        self.contacts.counts.from_numpy(counts)
+        self._kernel(int(targets.max()))
+        return self.contacts.counters()
+
+    def quiescent(self, world: int = 0) -> bool:
+        """True when every body of the world sleeps and none of its walls moves from now on: every later
+        step is then the same as the last (sleeping bodies do not move, their contacts give the same
+        forces), see :meth:`fast_forward`."""
+        return bool(self.quiescent_worlds()[world])
+
+    def quiescent_worlds(self) -> np.ndarray:
+        """:meth:`quiescent` of every world, shape (W,)."""
+        out = np.zeros(self.world_count, bool)
         if not self.sleep_speed > 0:
-            return False
-        if not np.all(self.state.monitor.to_numpy()[:, 5] > 0.5):
-            return False
+            return out
+        asleep = self.state.monitor.to_numpy()[:, LY.MON_ASLEEP] > 0.5
         t = self.state.time
-        for w in self.model.walls:
-            if w.motion is not None:
-                v = w.motion.velocity
-                k = max(int(np.floor(t / w.motion.dt)) - 1, 0)
-                if np.any(v[k:] != 0.0):
-                    return False
-        return True
+        dm = self.device_model
+        for w, m in enumerate(self.models):
+            c0 = int(dm.clump_start[w])
+            if not np.all(asleep[c0: c0 + m.clump_count]):
+                continue
+            out[w] = not any(_moves_after(wall, t) for wall in m.walls)
+        return out
 
     def fast_forward(self, n_steps: int, last_row: np.ndarray) -> np.ndarray:
-        """Skip n_steps of a quiescent system (:meth:`quiescent`): the record rows it would write are
+        """Skip n_steps of a quiescent single world (:meth:`quiescent`): the record rows it would write are
         `last_row` with their own times. Exact, not an approximation: nothing changes while all sleep."""
-        n0 = self.state.step
+        if self.batch:
+            raise ValueError("fast_forward skips every world; a batch runs advance(n, last_rows=...) instead")
+        rows = self._repeat_rows(self.state.step, n_steps, last_row)
+        self._set_step(self.state.step + n_steps)
+        return rows
+
+    def _repeat_rows(self, n0: int, n_steps: int, last_row: np.ndarray) -> np.ndarray:
         first = -(-n0 // self.record_every)
         last = (n0 + n_steps - 1) // self.record_every
         rows = np.repeat(np.asarray(last_row, float)[None, :], max(last - first + 1, 0), axis=0)
         rows[:, 0] = np.arange(first, last + 1) * self.record_every * self.dt
-        self.state.step += n_steps
-        self.state.time = self.state.step * self.dt
         return rows
 
-    def advance(self, n_steps: int) -> np.ndarray:
-        """Take n_steps steps; return the record rows written meanwhile, shape (rows, layout.width)."""
-        out = []
-        lay = self.layout
-        while n_steps > 0:
-            n0 = self.state.step
-            # steps that fit in the buffer: the record rows of this launch are ≤ capacity
-            first_row = -(-n0 // self.record_every)  # index of the first record step ≥ n0
-            max_steps = (first_row + self.diag.capacity) * self.record_every - n0
-            n = min(n_steps, max_steps)
-            done, need_pairs = self._launch(n, n0)
-            rows = self._rows_in(n0, done)
-            if rows:
-                out.append(self.diag.rec.to_numpy()[:rows].astype(np.float64))
-            self.state.step += done
-            self.state.time = self.state.step * self.dt
-            n_steps -= done
-            if need_pairs:
-                self.rebuild_pairs()
-        if not out:
-            return np.zeros((0, lay.width))
-        return np.concatenate(out)
+    def _set_step(self, step: int) -> None:
+        self.state.step = int(step)
+        self.state.time = self.state.step * self.dt
+        counts = self.contacts.counters()
+        counts[:, LY.CT_STEP] = self.state.step
+        self.contacts.counts.from_numpy(counts)
+
+    def advance(self, n_steps: int, *, last_rows: list | None = None):
+        """Take n_steps steps in every world; return the record rows written meanwhile: an array of shape
+        (rows, layout.width) for a single model, a list of such arrays (one per world) for a batch.
+
+        In a batch, a world that is quiescent (:meth:`quiescent`) and whose last record row is given in
+        ``last_rows`` is not stepped: its rows are that row repeated with their own times (exact, as in
+        :meth:`fast_forward`)."""
+        n_steps = int(n_steps)
+        if n_steps < 0:
+            raise ValueError(f"n_steps must be >= 0, got {n_steps}")
+        W = self.world_count
+        out: list[list[np.ndarray]] = [[] for _ in range(W)]
+        n0 = self.state.step
+        skip = np.zeros(W, bool)
+        if last_rows is not None and n_steps:
+            skip = self.quiescent_worlds() & np.array([r is not None for r in last_rows])
+        remaining = np.where(skip, 0, n_steps).astype(np.int64)
+        done_total = np.zeros(W, np.int64)
+        while np.any(remaining > 0):
+            step_w = n0 + done_total
+            first_row = -(-step_w // self.record_every)
+            room = (first_row + self.diag.rows) * self.record_every - step_w  # steps whose rows fit
+            targets = np.minimum(remaining, room)
+            counts = self._launch(targets)
+            done = counts[:, LY.CT_STEPS_DONE].astype(np.int64)
+            done = np.where(targets > 0, done, 0)
+            rec = None
+            for w in range(W):
+                rows = self._rows_in(int(step_w[w]), int(done[w]))
+                if rows:
+                    if rec is None:
+                        rec = self.diag.rec.to_numpy()
+                    r0 = w * self.diag.rows
+                    out[w].append(rec[r0: r0 + rows, : self.layouts[w].width].astype(np.float64))
+            done_total += done
+            remaining -= done
+            # serial path: worlds stopped for a host pair search; block path: pair lists that overflowed
+            stopped = np.flatnonzero((counts[:, LY.CT_PAIR_STOP] != 0) | (counts[:, LY.CT_OVERFLOW] != 0))
+            if len(stopped):
+                self.rebuild_pairs(stopped)
+        for w in np.flatnonzero(skip):
+            out[w].append(self._repeat_rows(n0, n_steps, last_rows[w]))
+        self._set_step(n0 + n_steps)
+        result = [np.concatenate(o) if o else np.zeros((0, self.layouts[w].width)) for w, o in enumerate(out)]
+        return result if self.batch else result[0]
+
+
+def _moves_after(wall, t: float) -> bool:
+    """Whether a wall's prescribed velocity is nonzero at any time from t on."""
+    if wall.motion is None:
+        return False
+    v = wall.motion.velocity
+    k = max(int(math.floor(t / wall.motion.dt)) - 1, 0)
+    return bool(np.any(v[k:] != 0.0))

@@ -2,19 +2,22 @@
 
 Ball positions are not stored: a hull sphere's centre is x_G + R(q)·r_p, computed only for the spheres
 that are candidates, so a step costs in proportion to the hull spheres near walls, not to the spheres
-of the model. The candidate list is rebuilt cluster by cluster (see ``model.CLUSTER_CELL_RADII``).
+of the model. The candidate list is rebuilt cluster by cluster (see ``model.CLUSTER_CELL_RADII``), so it
+comes in cluster order, hence in clump order, in both launch paths.
 
 Per contact, the body's pose and velocities, the wall's geometry and velocities and the material pair
-form a *context*. The serial (CPU) driver keeps the context in registers while consecutive candidates
-share a clump and a wall, which cuts the per-contact loads several-fold; the parallel driver loads it
-for each candidate. Both evaluate the same :func:`wall_contact`.
+form a *context*. A contact loop (:func:`wall_contacts`) runs over a contiguous range of a world's
+candidates — all of them on the serial path, one thread's share on the block path — keeping the context in
+registers while consecutive candidates share a clump and a wall, and the sums in registers while they
+share a clump; each clump's sums are added to it once per run.
 """
 
 import taichi as ti
 
-from . import ledger as L
+from . import layout as LY
+from . import record as R
+from . import runtime
 from .contact_law import normal_force, shear_force
-from .contacts import N_CAND
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
 
 # The impact laws of seed 003 divide by δ̇⁻, the approach speed when a contact forms. A contact that
@@ -22,16 +25,40 @@ from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
 # are meant for impacts faster than that.
 IMPACT_SPEED_FLOOR = 1e-3
 
+WallHit = None  # struct type of one contact's result, defined at init (runtime.define_types)
+
+
+def _define_types(real):
+    global WallHit
+    v3 = ti.types.vector(3, real)
+    WallHit = ti.types.struct(
+        touching=ti.i32,
+        force=v3,  # on the clump [N] (dashpots left out when they are implicit)
+        torque=v3,  # about the clump's centre of mass [N·m]
+        e_damping=real, e_friction=real, e_boundary=real, e_strain=real,  # [J] (strain: at t_n)
+        ratio=real,  # overlap ÷ sphere radius
+        blk=ti.types.vector(DAMP_WIDTH, real),  # implicit dashpots' damping block (damping.py)
+        hist=ti.types.vector(4, real),  # new shear history: elastic shear force [N], δ̇⁻ [m/s]
+        point=v3,  # contact point [m]
+        f_rec=v3,  # force with the dashpots at t − Δt/2, for the probes [N]
+        fn_rec=real,  # normal force with the normal dashpot [N]
+        kn=real, cn=real,  # tangent normal stiffness [N/m], normal dashpot coefficient [N·s/m]
+        lever2_a=real,  # |arm × n|² [m²]
+    )
+
+
+runtime.define_types(_define_types)
+
 
 @ti.func
-def row3(m, i):
-    return ti.Vector([m[i, 0], m[i, 1], m[i, 2]])
+def _vec3(g, k: ti.template()):
+    return ti.Vector([g[k], g[k + 1], g[k + 2]])
 
 
 @ti.func
 def wall_velocity(md: ti.template(), w, t):
-    """Prescribed wall velocity at time t [m/s]: linear interpolation of the sampled table."""
-    dtab = md.wall_info[w][3]
+    """Prescribed wall velocity at time t [s]: linear interpolation of the sampled table."""
+    dtab = md.wall_geom[w][LY.WG_TABLE_DT]
     n = md.wall_vel.shape[1]
     s = ti.max(t / dtab, 0.0)
     i = ti.min(ti.cast(s, ti.i32), n - 1)
@@ -43,11 +70,10 @@ def wall_velocity(md: ti.template(), w, t):
 @ti.func
 def wall_frame(md: ti.template(), st: ti.template(), w):
     """Wall w now: origin [m], normal, u, v (unit), half lengths along u and v [m] (0: infinite)."""
-    f = md.wall_frame[w]
+    g = md.wall_geom[w]
     ws = st.wall_state[w]
-    info = md.wall_info[w]
-    o = row3(f, 0) + ti.Vector([ws[0], ws[1], ws[2]])
-    return o, row3(f, 1), row3(f, 2), row3(f, 3), info[0], info[1]
+    o = _vec3(g, LY.WG_ORIGIN) + _vec3(ws, LY.WS_DISP)
+    return o, _vec3(g, LY.WG_NORMAL), _vec3(g, LY.WG_U), _vec3(g, LY.WG_V), g[LY.WG_HALF_U], g[LY.WG_HALF_V]
 
 
 @ti.func
@@ -76,16 +102,19 @@ def plane_distance(x, o, n, u, v, hu, hv):
 
 
 @ti.func
-def rebuild_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.template(), n_walls, skin):
-    """Test cluster g of hull spheres against every wall; for a wall within reach of the cluster's
-    bounding sphere, append each of its spheres within `skin` [m] of the wall to the candidate list."""
+def cluster_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.template(), wd, skin, k0,
+                            write: ti.template()):
+    """Hull spheres of cluster g within `skin` [m] of a wall of world wd (walls in reach of the cluster's
+    bounding sphere only). With ``write`` they are stored in the world's candidate list from local position
+    k0 on; returns how many there are."""
     cl = md.cluster_body[g]
     rng = md.cluster_range[g]
     c = rng[2]
     xg = st.pos[c]
     rot = st.rot[c]
     xcl = xg + rot @ ti.Vector([cl[0], cl[1], cl[2]])
-    for w in range(n_walls):
+    k = k0
+    for w in range(wd.wall0, wd.wall0 + wd.n_wall):
         o, n, u, v, hu, hv = wall_frame(md, st, w)
         dist_g, _ng, valid_g = plane_distance(xcl, o, n, u, v, hu, hv)
         if valid_g == 1 and dist_g - cl[3] < skin and dist_g > -cl[3] - skin:
@@ -94,33 +123,15 @@ def rebuild_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.temp
                 x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
                 dist, _n, valid = plane_distance(x, o, n, u, v, hu, hv)
                 if valid == 1 and dist - b[3] < skin and dist > -b[3]:
-                    k = ti.atomic_add(ct.counts[N_CAND], 1)
-                    ct.cand[k] = ti.Vector([i, w])
-
-
-@ti.func
-def rebuild_wall_candidate_pair(idx, md: ti.template(), st: ti.template(), ct: ti.template(), n_walls, skin):
-    """Parallel rebuild: one (hull sphere, wall) pair per thread, idx = i · n_walls + w, no cluster culling.
-
-    Used by the per-step parallel launch. Taichi 1.7's Vulkan code generator miscompiles an atomic inside
-    a dynamic inner loop of a parallel loop (the loop's other stores are lost), which the cluster
-    version needs; a flat loop has none, and a GPU does not need the culling.
-    """
-    i = idx // n_walls
-    w = idx - i * n_walls
-    c = md.sph_info[i][0]
-    b = md.sph_body[i]
-    x = st.pos[c] + st.rot[c] @ ti.Vector([b[0], b[1], b[2]])
-    o, n, u, v, hu, hv = wall_frame(md, st, w)
-    dist, _n, valid = plane_distance(x, o, n, u, v, hu, hv)
-    if valid == 1 and dist - b[3] < skin and dist > -b[3]:
-        k = ti.atomic_add(ct.counts[N_CAND], 1)
-        ct.cand[k] = ti.Vector([i, w])
+                    if ti.static(write):
+                        ct.cand[wd.cand0 + k] = ti.Vector([i, w])
+                    k += 1
+    return k - k0
 
 
 @ti.func
 def damping_block(c_n, c_s, n, r, v_w):
-    """One contact's share of a clump's damping block (``integrator.DAMP_*`` layout).
+    """One contact's share of a clump's damping block (``damping.py`` layout).
 
     The dashpot acts on the contact point's velocity J u = v + ω × r (u = [v; ω], r from the centre of
     mass) relative to the wall, with point tensor D = c_s 𝟙 + (c_n − c_s) n nᵀ. Its generalised damping
@@ -174,42 +185,27 @@ def _neg_skew(r, i: ti.template(), j: ti.template()):
 
 
 @ti.func
-def add_slot(dg: ti.template(), s, force, point, fn):
-    m = point.cross(force)
-    dg.slots[s] += ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn])
+def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
+    """Force between one hull sphere and a wall at t [s] (a pure function: returns a ``WallHit``).
 
-
-@ti.func
-def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                 n_clumps, record, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
-    """Force between hull sphere i (of clump c) and wall w at t [s].
-
+    Sphere: b = (centre relative to the centre of mass, body frame [m]; radius [m]); shear history hs
+    (elastic shear force [N], approach speed δ̇⁻ when the contact formed [m/s], 0 when open).
     Context: clump pose xg [m], rot, velocities vg [m/s], wg [rad/s] at t − Δt/2, contact mass m_c [kg]
     (the body's mass: a wall does not move in response); wall frame o, n, u, v, half lengths hu, hv [m],
     velocity vw at t − Δt/2 and vw_now at t [m/s]; material-pair parameters mat.
     Relative velocities are the latest available, at t − Δt/2, so that Δu_s = v_s Δt is the shear
-    displacement since the last step (004 §2.3 centred scheme). Updates the pair's shear history and,
-    on record steps, the probe slots and the stiffness monitor. Returns (force on the clump [N], moment
-    about its centre of mass [N·m], (damping, friction, boundary, strain) [J], overlap ÷ radius, touching,
-    damping block). With ``implicit`` the force leaves out the dashpots, whose 6×6 damping matrix about
-    the centre of mass (and wall terms) come back as the damping block for the law of motion to solve
-    implicitly (integrator.py); otherwise the dashpot forces use the velocities at t − Δt/2 (004 §2.1).
+    displacement since the last step (004 §2.3 centred scheme). With ``implicit`` the force leaves out the
+    dashpots, whose 6×6 damping matrix about the centre of mass (and wall terms) come back as the damping
+    block for the law of motion to solve implicitly (integrator.py); otherwise the dashpot forces use the
+    velocities at t − Δt/2 (004 §2.1). A contact that has opened returns a cleared history.
     """
-    b = md.sph_body[i]
     r = b[3]
     x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
     dist, normal, valid = plane_distance(x, o, n, u, v, hu, hv)
-    h = i * n_walls + w
     overlap = r - dist
-    f = ti.Vector([0.0, 0.0, 0.0])
-    tq = ti.Vector([0.0, 0.0, 0.0])
-    e = ti.Vector([0.0, 0.0, 0.0, 0.0])  # damping, friction, boundary, strain
-    ratio = 0.0
-    touching = 0
-    blk = ti.Vector([0.0] * DAMP_WIDTH)
-    hs = ct.hist[h]
+    hit = WallHit(touching=0, hist=hs)
     if valid == 1 and overlap > 0.0 and dist > -r:
-        touching = 1
+        hit.touching = 1
         xc = x - normal * (r - 0.5 * overlap)  # contact point: middle of the overlap
         arm = xc - xg
         v_rel = vg + wg.cross(arm) - vw
@@ -222,55 +218,43 @@ def wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(
         fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
         f_el = fe * normal + fs
         f_dp = fd * normal + fsd  # dashpots at t − Δt/2
-        ct.hist[h] = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        f = f_el
         if ti.static(implicit):
             if fd == -fe and fe > 0.0:
                 # no-tension clip (normal_force): the whole normal force is zero, as in the explicit form;
                 # the spring's work goes to the dashpot's account
                 f = fs
-                e = ti.Vector([fe * vn * dt, slip, fs.dot(vw_now) * dt, en + es])
-            else:
-                f = f_el
-                e = ti.Vector([0.0, slip, f_el.dot(vw_now) * dt, en + es])
-            blk = damping_block(cn, cs_eff, normal, arm, vw_now)
+                hit.e_damping = fe * vn * dt
+            hit.blk = damping_block(cn, cs_eff, normal, arm, vw_now)
         else:
             f = f_el + f_dp
-            e = ti.Vector([(fd * (-vn) - fsd.dot(v_t)) * dt, slip, f.dot(vw_now) * dt, en + es])
-        tq = arm.cross(f)
-        ratio = overlap / r
-        if record:
-            f_rec = f_el + f_dp
-            info = md.sph_info[i]
-            s = md.iface_map[c * (n_walls + n_clumps) + w]
-            if s >= 0:
-                add_slot(dg, s, f_rec, xc, fe + fd)
-            if info[2] >= 0:
-                add_slot(dg, info[2], f_rec, xc, fe + fd)
-            if info[3] >= 0:
-                add_slot(dg, info[3], f_rec, xc, fe + fd)
-            lever = arm.cross(normal)
-            st.monitor[c] += ti.Vector([0.0, kn, kn * lever.dot(lever), cn, 0.0, 0.0, 0.0, 0.0])
+            hit.e_damping = (fd * (-vn) - fsd.dot(v_t)) * dt
+        hit.force = f
+        hit.torque = arm.cross(f)
+        hit.e_friction = slip
+        hit.e_boundary = f.dot(vw_now) * dt
+        hit.e_strain = en + es
+        hit.ratio = overlap / r
+        hit.point = xc
+        hit.f_rec = f_el + f_dp
+        hit.fn_rec = fe + fd
+        hit.kn = kn
+        hit.cn = cn
+        lever = arm.cross(normal)
+        hit.lever2_a = lever.dot(lever)
     elif hs[3] != 0.0:
-        ct.hist[h] = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
-    return f, tq, e, ratio, touching, blk
+        hit.hist = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
+    return hit
 
 
 @ti.func
-def _wall_vel(st: ti.template(), w):
-    ws = st.wall_state[w]
-    return ti.Vector([ws[4], ws[5], ws[6]]), ti.Vector([ws[7], ws[8], ws[9]])
-
-
-@ti.func
-def _pair(md: ti.template(), i, w):
-    return md.mat_pair[md.sph_info[i][1], ti.cast(md.wall_info[w][2], ti.i32)]
-
-
-@ti.func
-def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt, n_walls,
-                         n_clumps, record, implicit: ti.template()):
-    """All wall candidates in order, with the context cached while clump and wall repeat, and sums kept
-    in registers (each clump's force written once: candidates come in clump order)."""
+def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), wd, dt,
+                  record, implicit: ti.template(), shared: ti.template()):
+    """Candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump and wall
+    repeat and the sums kept in registers while the clump repeats (each clump's force is written once per
+    run: candidates come in clump order). A sleeping body's contacts are evaluated on record steps only.
+    Returns, with ``shared``, a bound on the loop iterations run (layout.LOOP_BUDGET), else 0."""
     cur_c = -1
     cur_w = -1
     xg = ti.Vector([0.0, 0.0, 0.0])
@@ -286,24 +270,29 @@ def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
     hv = 0.0
     vw = ti.Vector([0.0, 0.0, 0.0])
     vw_now = ti.Vector([0.0, 0.0, 0.0])
-    mat = md.mat_pair[0, 0]
+    mat = md.mat_pair[wd.mat0]
     f_sum = ti.Vector([0.0, 0.0, 0.0])
     t_sum = ti.Vector([0.0, 0.0, 0.0])
     b_sum = ti.Vector([0.0] * DAMP_WIDTH)
-    e_sum = ti.Vector([0.0, 0.0, 0.0, 0.0])
+    e_d = 0.0
+    e_f = 0.0
+    e_w = 0.0
+    e_s = 0.0
     worst = 0.0
     count = 0
-    asleep = 0
-    for k in range(ct.counts[N_CAND]):
-        pair = ct.cand[k]
+    sleeping = 0
+    cost = 0
+    for k in range(k0, k1):
+        # (no `continue` in this loop: Taichi's SPIR-V code generator mishandles it next to atomics)
+        pair = ct.cand[wd.cand0 + k]
         i = pair[0]
         w = pair[1]
         c = md.sph_info[i][0]
-        if asleep == 1 and c == cur_c and not record:
-            continue  # a sleeping body's contacts are evaluated on record steps only
+        if ti.static(shared):
+            cost += 1 + LY.ATOMIC_RETRIES * (FLUSH_SCALARS + RECORD_SCALARS)
         if c != cur_c:
             if cur_c >= 0:
-                _flush(st, cur_c, f_sum, t_sum, b_sum, implicit)
+                _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
             f_sum = ti.Vector([0.0, 0.0, 0.0])
             t_sum = ti.Vector([0.0, 0.0, 0.0])
             b_sum = ti.Vector([0.0] * DAMP_WIDTH)
@@ -313,69 +302,50 @@ def wall_contacts_serial(md: ti.template(), st: ti.template(), ct: ti.template()
             rot = st.rot[c]
             vg = st.vel[c]
             wg = st.omega[c]
-            m_c = md.clump_param[c][0]
-            asleep = 1 if st.monitor[c][5] > 0.5 else 0
-            if asleep == 1 and not record:
-                continue
-        if w != cur_w:
-            cur_w = w
-            o, n, u, v, hu, hv = wall_frame(md, st, w)
-            vw, vw_now = _wall_vel(st, w)
-            mat = _pair(md, i, w)
-        f, tq, e, ratio, touching, blk = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, xg, rot,
-                                                      vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit)
-        if touching == 1:
-            f_sum += f
-            t_sum += tq
-            if ti.static(implicit):
-                b_sum += blk
-            e_sum += e
-            worst = ti.max(worst, ratio)
-            count += 1
+            m_c = LY.clump_mass(md, c)
+            sleeping = 1 if LY.asleep(st, c) else 0
+        if sleeping == 0 or record:
+            if w != cur_w:
+                cur_w = w
+                o, n, u, v, hu, hv = wall_frame(md, st, w)
+                vw, vw_now = LY.wall_velocities(st, w)
+                mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
+            h = LY.wall_history_index(wd, i, w)
+            hs = ct.hist[h]
+            hit = wall_contact(md.sph_body[i], hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat,
+                               implicit)
+            if hit.touching == 1 or hs[3] != 0.0:
+                ct.hist[h] = hit.hist
+            if hit.touching == 1:
+                f_sum += hit.force
+                t_sum += hit.torque
+                if ti.static(implicit):
+                    b_sum += hit.blk
+                e_d += hit.e_damping
+                e_f += hit.e_friction
+                e_w += hit.e_boundary
+                e_s += hit.e_strain
+                worst = ti.max(worst, hit.ratio)
+                count += 1
+                if record:
+                    R.wall_contact_record(md, st, dg, wd, i, c, w, hit, shared)
     if cur_c >= 0:
-        _flush(st, cur_c, f_sum, t_sum, b_sum, implicit)
-    _add_ledger(dg, e_sum, count)
-    dg.ledger[L.MAX_OVERLAP] = ti.max(dg.ledger[L.MAX_OVERLAP], worst)
+        _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
+    R.add_contact_energy(dg, wd.index, e_d, e_f, e_w, e_s, count, worst, shared)
+    if ti.static(shared):
+        cost += LY.ATOMIC_RETRIES * (FLUSH_SCALARS + R.ENERGY_SCALARS)
+    return cost
+
+
+# scalar atomic adds of one clump's flush, and of a record step's diagnostics of one contact (3 probe slots of
+# 8 entries and the monitor's 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
+FLUSH_SCALARS = 3 + 3 + DAMP_WIDTH
+RECORD_SCALARS = 4 * 8
 
 
 @ti.func
-def wall_contact_parallel(k, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                          n_walls, n_clumps, record, implicit: ti.template()):
-    """One candidate with its context loaded, and atomic sums (parallel loops)."""
-    pair = ct.cand[k]
-    i = pair[0]
-    w = pair[1]
-    c = md.sph_info[i][0]
-    if record or st.monitor[c][5] < 0.5:
-        _one_wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, implicit)
-
-
-@ti.func
-def _one_wall_contact(i, w, c, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                      n_walls, n_clumps, record, implicit: ti.template()):
-    o, n, u, v, hu, hv = wall_frame(md, st, w)
-    vw, vw_now = _wall_vel(st, w)
-    f, tq, e, ratio, touching, blk = wall_contact(i, w, c, md, st, ct, dg, dt, n_walls, n_clumps, record, st.pos[c],
-                                                  st.rot[c], st.vel[c], st.omega[c], md.clump_param[c][0], o, n, u,
-                                                  v, hu, hv, vw, vw_now, _pair(md, i, w), implicit)
-    if touching == 1:
-        _flush(st, c, f, tq, blk, implicit)
-        _add_ledger(dg, e, 1)
-        ti.atomic_max(dg.ledger[L.MAX_OVERLAP], ratio)
-
-
-@ti.func
-def _flush(st: ti.template(), c, f, tq, blk, implicit: ti.template()):
-    st.force[c] += f
-    st.torque[c] += tq
+def _flush(st: ti.template(), c, f, tq, blk, implicit: ti.template(), shared: ti.template()):
+    LY.accumulate(st.force, c, f, shared)
+    LY.accumulate(st.torque, c, tq, shared)
     if ti.static(implicit):
-        st.damp[c] += blk
-
-
-@ti.func
-def _add_ledger(dg: ti.template(), e, count):
-    dg.ledger[L.STEP + L.DAMPING] += e[0]
-    dg.ledger[L.STEP + L.FRICTION] += e[1]
-    dg.ledger[L.STEP + L.BOUNDARY] += e[2]
-    dg.ledger[L.STRAIN] += e[3]
-    dg.ledger[L.CONTACTS] += count
+        LY.accumulate(st.damp, c, blk, shared)
