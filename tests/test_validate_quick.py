@@ -116,6 +116,27 @@ def test_sensitivity_findings(report):
     assert d["beta_star"] is not None and 0.02 < d["beta_star"] < 0.15
 
 
+def test_damping_measured_picture(report):
+    """Issue 15, item 1: under the body dashpot mass the restitution falls as the packing refines (more
+    contacts on the landing edge: ζ ≈ β√N) and as β rises; "shared" is reported as not available yet."""
+    d = report[2]["damping"]["data"]
+    body = d["analysis"]["options"]["body"]
+    assert body["edge_contacts"][0] < body["edge_contacts"][1]  # r1 = 20 → 10 mm: 25 → 50 contacts
+    assert body["e_means"][0] > body["e_means"][1] + 0.005  # measured 0.899 → 0.887
+    assert body["beta_e_means"][0] > body["beta_e_means"][1]  # β = 0.05 keeps more than 0.15
+    assert d["series"]["shared"] is None and d["analysis"]["options"]["shared"] is None
+
+
+def test_calibration_fits_the_paper_peaks(report):
+    """Issue 15, item 4's protocol run with the body dashpot mass: an interior least-squares optimum that
+    brings the peaks to within 0.15° RMS of 004 Fig. 7 (measured 0.078° at β = 0.018 on the quick packing,
+    against 0.6° at Table 2's β = 0.15)."""
+    fit = report[2]["calibration"]["data"]["fits"]["body"]
+    assert not fit["at_bound"] and 0.005 < fit["beta"] < 0.05
+    assert fit["rms_deg"] < 0.15 and fit["beta_se"] < 0.1 * fit["beta"]
+    assert report[2]["calibration"]["data"]["fits"]["shared"] is None
+
+
 def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
     sp = report[2]["single_pier"]
     for m in sp["metrics"]:
@@ -129,7 +150,8 @@ def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
     assert abs(d["free_first_impact_s"] / d["free_quarter_exact_s"] - 1) < 2e-3
     # the known finding: with β = 0.015 the DEM pier's impacts keep more than Housner's, for α and for α'
     assert max(d["e_housner"], d["e_housner_eff"]) < d["e_dem_free"] < 0.99
-    assert abs(d["onset_dem_s"] - d["onset_rigid_s"]) < 0.125 and d["onset_dem_sign"] == d["onset_rigid_sign"]
+    # same half-cycle of the base motion (a quarter period, single_pier.TOL_ONSET), towards the same edge
+    assert abs(d["onset_dem_s"] - d["onset_rigid_s"]) < 0.25 and d["onset_dem_sign"] == d["onset_rigid_sign"]
     single = [s for s in d["swings"] if not s["rest"]]
     assert len(single) >= 3
     assert max(abs(s["rigid_next"] - s["dem_next"]) for s in single) < 0.03
