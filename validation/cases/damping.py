@@ -16,8 +16,9 @@ balance. Beside them: Housner's sharp block (e = 1 − 1.5 sin²α), the rigid b
 its fitted constant e (common.fit_restitution), and the restitution 004 Fig. 7's peaks imply.
 
 Why r1 matters under "body" (004's convention): every contact's dashpot 2β√(M k) uses the body's mass M, so
-the N contacts of the landing edge damp the impact with a ratio ≈ β√N (docs/damping.md, Eq. D2); refining
-the packing raises N as 1/r1 and the impact keeps less. "shared" divides M among the contacts of the
+N contacts in parallel damp with a ratio β√N (docs/damping.md, D0); an impact engages the landing edge's
+contacts (N ∝ 1/r1) and, as the block passes θ = 0, more of its base, so refining the packing makes the
+impact keep less. "shared" divides M among the contacts of the
 interface and makes that ratio β whatever N (docs/damping.md), so its peaks should not move with r1 — the
 check this case gates once the kernels take the option (issue 15, item 3: within 1 %).
 """
@@ -187,8 +188,8 @@ def metrics(an: dict) -> list[Metric]:
                                    TOL_SHARED_PEAKS, source="issue 15, item 3", note="relative to the finest packing"))
         else:
             mets.append(metric_info(f"{option}: peaks across r1 = {rs} mm, largest change", a["peak_spread"],
-                                    note="relative to the finest packing; not converged: the impact's damping "
-                                    "grows as β√N with the N contacts of the landing edge"))
+                                    note="relative to the finest packing; not converged: N contacts with body-mass "
+                                    "dashpots damp as β√N"))
         mets.append(metric_info(f"{option}: mean e (impacts 1–{PEAKS - 1}) vs r1", a["e_means"], an["e_paper_mean"],
                                 note=f"N = {fmt(a['edge_contacts'])} landing-edge contacts; reference: implied by "
                                 f"004 Fig. 7; Housner {an['e_housner']:.4f}"))
@@ -230,8 +231,8 @@ def report(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path
                 f"to {a['edge_contacts'][-1]:.0f}, and the mean restitution falls from {a['e_means'][0]:.3f} to "
                 f"{a['e_means'][-1]:.3f} (1 − e grows by {a['slope_1me_sqrtN']:.4f} per unit of √N); the peaks "
                 f"still change by {a['peak_change_finest']:.1%} between the two finest packings. With the body's "
-                "mass in every dashpot the impact's damping ratio is ≈ β√N (docs/damping.md, D2): the decay is a "
-                "property of β and of the packing together, and no packing is 'converged'. Against β the mean e "
+                "mass in every dashpot, N contacts damp as β√N (docs/damping.md, D0): the decay is a property of "
+                "β and of the packing together, and no packing is 'converged'. Against β the mean e "
                 f"runs {fmt(a['beta_e_means'], 3)} for β = {fmt(a['beta_values'])}.")
     res.sections.append(("Results", "\n\n".join(body)))
 
@@ -285,8 +286,8 @@ def report(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path
         ax.legend(fontsize=7)
         fig.tight_layout()
         res.figures.append(save_figure(fig, Path(out_dir) / NAME, Path(out_dir), "damping_sqrt_n.png",
-                                       "Loss per impact against √N: the body-mass dashpots damp the landing edge "
-                                       "as β√N."))
+                                       "Loss per impact against √N, N the landing edge's contacts: the "
+                                       "body-mass dashpots damp more as the packing is refined."))
     parts = []
     for option, a in an["options"].items():
         if a is None:
