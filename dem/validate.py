@@ -1,7 +1,7 @@
 """``dem validate [CASE ...] [--out DIR] [--quick]``: run the validation cases (validation/cases) and write
 a Markdown report with their metrics, findings and figures.
 
-    dem validate                        # every case, full versions → docs/validation/report.md (≈ 10 min)
+    dem validate                        # every case, full versions → docs/validation/report.md (≈ 12 min)
     dem validate pena --quick --out /tmp/v
     python -m dem.validate uplift
 
