@@ -33,7 +33,7 @@ at α = atan(b/h).
   (Peña: 13.63°, first impact 2.2 % late; the pier: α' = 0.917 α), and uplifts at g (b − r)/h.
 
 With r1 = 5 mm, r2 = 25 mm and 0.15 m base and top zones, the Peña block (0.25 × 1.0 × 0.754 m) gets
-144,358 spheres with true edges (3,570 in its bottom layer) and 134,800 with rounded edges (3,333);
+146,320 spheres with true edges (3,570 in its bottom layer) and 136,120 with rounded edges (3,333);
 004 Table 2 reports 132,231 without the zone sizes.
 """
 
