@@ -12,6 +12,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+DAMPING_MASSES = ("body", "shared")
+"""Values of :attr:`Material.damping_mass`: the mass in each dashpot's 2β√(m_c k) (docs/damping.md)."""
+DAMPING_MASSES_IN_KERNELS = ("body",)
+"""The values the contact kernels implement today; the others are refused when a model is built."""
+
 
 class ContactLaw(enum.IntEnum):
     """Normal force law of a contact. The shear law is Mindlin's incremental spring with Coulomb slip."""
@@ -71,6 +76,11 @@ class Material:
             (004, "full normal behaviour") lets the dashpot pull at the end of an impact, so the default
             is False.
         density: ρ [kg/m³] used when a clump's mass is computed from its spheres or its solid shape.
+        damping_mass: the mass m_c in each dashpot's 2β√(m_c k): ``"body"`` (004, the default: the body's
+            mass, the two bodies' reduced mass between bodies, at every contact) or ``"shared"`` (that mass
+            shared among the contacts of one interface in proportion to their normal stiffness, so the
+            interface's damping ratio is β whatever the packing; docs/damping.md). The contact kernels do
+            not support ``"shared"`` yet: a model using it is refused when it is built (:func:`pair_vector`).
     """
 
     shear_modulus: float = 0.0
@@ -84,11 +94,12 @@ class Material:
     restitution: float = 1.0
     no_tension: bool = False
     density: float = 0.0
+    damping_mass: str = "body"
 
     @classmethod
     def hertz(cls, *, young: float | None = None, shear_modulus: float | None = None, poisson: float,
               friction: float, damping_normal: float = 0.0, damping_shear: float = 0.0,
-              density: float = 0.0, no_tension: bool = False) -> Material:
+              density: float = 0.0, no_tension: bool = False, damping_mass: str = "body") -> Material:
         """Hertz–Mindlin material from G (or E, with G = E / (2(1+ν)))."""
         if shear_modulus is None:
             if young is None:
@@ -96,15 +107,16 @@ class Material:
             shear_modulus = young / (2.0 * (1.0 + poisson))
         return cls(shear_modulus=shear_modulus, poisson=poisson, friction=friction,
                    damping_normal=damping_normal, damping_shear=damping_shear, density=density,
-                   no_tension=no_tension).validated()
+                   no_tension=no_tension, damping_mass=damping_mass).validated()
 
     @classmethod
     def linear(cls, *, normal_stiffness: float, shear_stiffness: float, friction: float,
-               damping_normal: float = 0.0, damping_shear: float = 0.0, density: float = 0.0) -> Material:
+               damping_normal: float = 0.0, damping_shear: float = 0.0, density: float = 0.0,
+               damping_mass: str = "body") -> Material:
         """Linear spring–dashpot material (004 Eq. 1–2)."""
         return cls(law=ContactLaw.LINEAR, normal_stiffness=normal_stiffness, shear_stiffness=shear_stiffness,
                    friction=friction, damping_normal=damping_normal, damping_shear=damping_shear,
-                   density=density).validated()
+                   density=density, damping_mass=damping_mass).validated()
 
     @classmethod
     def impact(cls, law: ContactLaw, *, shear_modulus: float, poisson: float, restitution: float,
@@ -122,6 +134,8 @@ class Material:
         _check("damping_normal", self.damping_normal, 0.0, 1.0)
         _check("damping_shear", self.damping_shear, 0.0, 1.0)
         _check("density", self.density, 0.0, np.inf)
+        if self.damping_mass not in DAMPING_MASSES:
+            raise ValueError(f"damping_mass must be one of {', '.join(DAMPING_MASSES)}, got {self.damping_mass!r}")
         if self.law == ContactLaw.LINEAR:
             _check("normal_stiffness", self.normal_stiffness, 0.0, np.inf, lo_open=True)
             _check("shear_stiffness", self.shear_stiffness, 0.0, np.inf)
@@ -155,6 +169,9 @@ def mix(a: Material, b: Material) -> Material:
         return a
     if a.law != b.law:
         raise ValueError(f"materials with different laws ({a.law.name}, {b.law.name}) need an explicit pair")
+    if a.damping_mass != b.damping_mass:
+        raise ValueError(f"materials with different damping_mass ({a.damping_mass}, {b.damping_mass}) need an "
+                         "explicit pair")
 
     def series(x: float, y: float) -> float:
         return 2.0 * x * y / (x + y) if x > 0 and y > 0 else 0.0
@@ -170,6 +187,7 @@ def mix(a: Material, b: Material) -> Material:
         shear_stiffness=series(a.shear_stiffness, b.shear_stiffness),
         restitution=min(a.restitution, b.restitution),
         no_tension=a.no_tension or b.no_tension,
+        damping_mass=a.damping_mass,
     ).validated()
 
 
@@ -181,7 +199,13 @@ PAIR_PARAM_COUNT = 13
 
 
 def pair_vector(m: Material) -> np.ndarray:
-    """Device row of a material pair (see the ``PAIR_*`` indices)."""
+    """Device row of a material pair (see the ``PAIR_*`` indices).
+
+    Refuses (ValueError) a ``damping_mass`` the kernels do not implement yet, so that no model runs with
+    another dashpot mass than the one it asked for (docs/damping.md says what the kernels need)."""
+    if m.damping_mass not in DAMPING_MASSES_IN_KERNELS:
+        raise ValueError(f"damping_mass={m.damping_mass!r} is not available yet (the contact kernels implement "
+                         f"{', '.join(DAMPING_MASSES_IN_KERNELS)} only; see docs/damping.md)")
     v = np.zeros(PAIR_PARAM_COUNT)
     v[PAIR_LAW] = int(m.law)
     v[PAIR_G] = m.shear_modulus

@@ -1,7 +1,7 @@
 """``dem validate [CASE ...] [--out DIR] [--quick]``: run the validation cases (validation/cases) and write
 a Markdown report with their metrics, findings and figures.
 
-    dem validate                        # every case, full versions → docs/validation/report.md (≈ 10 min)
+    dem validate                        # every case, full versions → docs/validation/report.md (≈ 12 min)
     dem validate pena --quick --out /tmp/v
     python -m dem.validate uplift
 
@@ -125,7 +125,7 @@ def write_report(out: Path, *, command: str) -> Path:
         "# Validation report", "",
         f"Assembled by `{command}` on {datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} (commit "
         f"{_git_commit() or 'unknown'}); each case's section says when and in which mode it ran. The full report: "
-        "`python -m dem.validate --out docs/validation` (or `dem validate`), about 10 minutes on 2 CPU cores "
+        "`python -m dem.validate --out docs/validation` (or `dem validate`), about 12 minutes on 2 CPU cores "
         "(5 of them for the pier–deck bridge). Cases live in `validation/cases/`, reference values in "
         "`validation/data/`.", "",
         "How to read the tables: **pass**/**FAIL** compare the DEM with a reference within the stated tolerance. "

@@ -7,13 +7,19 @@ size: here it is about 26.4 m long (x), 5 m wide (y, the piers' length) and 2 m 
 612,480 kg, so γ = 612480 / (4 × 178176) = 0.86 and the rocking frame's p̄ = √((1+2γ)/(1+3γ)) p = 1.07 rad/s.
 The deck has 80 mm spheres in its bottom 0.4 m and 200 mm above.
 
-Lattice alignment. With 80 mm spheres 120 mm apart, a face of spheres is an egg-crate about 27 mm deep:
-where the deck's bottom lattice is out of register with a pier's top lattice, the deck sits up to 27 mm
-higher, and a rigid deck then rests only on the best-aligned piers. So the deck length is rounded to a
-whole number of pier-lattice spacings (26.32 m by default) and the piers are moved to the nearest positions
-in register with the deck (x = ±3.96, ±11.88 m by default); the deck is then placed touching them all
-(its interfaces still become "corrugated" once piers tilt, 004 §5.4). The deck settles for ``settle``
-seconds before the base starts to move with 004 Eq. 42 (``pga_g`` = 0.5 or 0.1).
+Edges. The outer rows of every body are centred on its side faces (``edges=true``, dem/box_clump.py):
+each pier pivots on its own edges at the base and under the deck (α = 9.46°, uplift at g tan α).
+``edges=rounded`` keeps the spheres inside the faces: the piers then rock as piers of α' = 0.917 α.
+
+Lattice alignment. With 80 mm spheres about 120 mm apart, a face of spheres is an egg-crate about 27 mm
+deep: where the deck's bottom lattice is out of register with a pier's top lattice, the deck sits up to
+27 mm higher, and a rigid deck then rests only on the best-aligned piers. So the deck's bottom lattice takes
+the pier tops' column spacing along x (1.6 m / 14 = 114.3 mm with true edges, 120 mm with rounded ones),
+the deck length is rounded to a whole number of those spacings (26.51 m, or 26.32 m, by default) and the
+piers are moved to the nearest positions in register with the deck (x = ±4.0, ±12.0 m, or ±3.96, ±12.0 m,
+by default); the deck is then placed touching them all (its interfaces still become "corrugated" once
+piers tilt, 004 §5.4). The deck settles for ``settle`` seconds before the base starts to move with 004
+Eq. 42 (``pga_g`` = 0.5 or 0.1).
 
 Time step: Δt = 1e-4 s (004: 1e-5 s; the critical step with implicit dashpots is 1.6e-3 s). Halving it
 changes the piers' peak rocking angle at 0.5 g (0.444 α over 80 s) by 0.01 %
@@ -31,6 +37,8 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.base_motion import RampedSine
+from dem.box_clump import EDGES
+from dem.materials import DAMPING_MASSES
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scene_tools import resting_height, shaking
 
@@ -53,10 +61,14 @@ PARAMS = {
     "mu": Param(0.59, "friction coefficient (base and deck interfaces)", "", low=0),
     "beta_n": Param(0.015, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.015, "shear critical-damping ratio", "", low=0, high=1),
+    "damping_mass": Param("body", "dashpot mass: the bodies' at every contact (004) or shared among an "
+                          "interface's contacts (docs/damping.md; not in the kernels yet)", choices=DAMPING_MASSES),
     "r_base": Param(0.08, "sphere radius at the interfaces (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the cores (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere zones", "m", low=0, low_open=True),
     "spacing_ratio": Param(0.75, "sphere centre spacing ÷ diameter", "", low=0, high=1, low_open=True),
+    "edges": Param("true", "edge spheres centred on the side faces (true: bodies pivot on their edges) or "
+                   "tangent to them (rounded)", choices=EDGES),
     "pga_g": Param(0.5, "peak base acceleration ÷ g (004 Eq. 42, b): 0.5 or 0.1 in 004", "", low=0),
     "frequency": Param(1.0, "base excitation frequency", "Hz", low=0, low_open=True),
     "ramp_end": Param(4.5, "end of the linear ramp-up (Eq. 42, T)", "s", low=0),
@@ -72,20 +84,25 @@ PARAMS = {
 def build(p: dict) -> Scene:
     pw, pl, ph = p["pier_width"], p["pier_length"], p["pier_height"]
     concrete = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                              damping_shear=p["beta_s"])
+                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"])
     pier_tpl = box_clump(pw, ph, pl, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"],
-                         base_zone=p["zone"], top_zone=p["zone"], spacing_ratio=p["spacing_ratio"])
+                         base_zone=p["zone"], top_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     pier_mass = p["density"] * pw * pl * ph
     # the pier tops' lattice spacing along x, and the deck length and pier positions in register with it
     top = pier_tpl.centers[:, 2] > ph / 2 - p["zone"]
-    step = float(np.min(np.diff(np.unique(np.round(pier_tpl.centers[top, 0], 9)))))
+    columns = np.unique(np.round(pier_tpl.centers[top, 0], 9))
+    step = float(pier_tpl.centers[top, 0].max() - pier_tpl.centers[top, 0].min()) / (len(columns) - 1)
     r1 = p["r_base"]
-    n_cells = max(2, int(round((p["deck_length"] - 2 * r1) / step / 2)) * 2)
-    deck_length = 2 * r1 + n_cells * step
+    inset = 0.0 if p["edges"] == "true" else r1  # outer columns: centred on the faces, or r1 inside them
+    n_cells = max(2, 2 * math.floor((p["deck_length"] - 2 * inset) / (2 * step) + 0.5 + 1e-9))  # halves round up
+    deck_length = 2 * inset + n_cells * step
+    # the deck's bottom lattice takes the piers' step exactly along x (along y both use the default, which
+    # is the same lattice when deck_width = pier_length)
     deck_tpl = box_clump(deck_length, p["deck_thickness"], p["deck_width"], r_core=p["r_core"], r_base=r1,
-                         base_zone=p["zone"], spacing_ratio=p["spacing_ratio"])
-    first = -deck_length / 2 + r1  # the deck's first bottom column
-    pier_first = -(pw / 2 - r1)  # a pier's first top column relative to its axis
+                         base_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"],
+                         zone_step=(step, None))
+    first = -deck_length / 2 + inset  # the deck's first bottom column
+    pier_first = -(pw / 2 - inset)  # a pier's first top column relative to its axis
     offset = first - pier_first
     xs = offset + step * np.round(((np.arange(4) - 1.5) * p["spacing"] - offset) / step)
     signal = RampedSine(pga_g=p["pga_g"], frequency=p["frequency"], ramp_end=p["ramp_end"],

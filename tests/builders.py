@@ -57,3 +57,29 @@ def tilted_stack(dem, *, theta=0.05):
     b.add_interface("top", upper, other=lower)
     b.add_interface("base", lower, wall=floor)
     return b.finalize()
+
+
+def block_on_sphere_bed(dem, *, n=2, r=0.01, mass=2.0, shear_modulus=1e9, poisson=0.28, beta_n=0.0, beta_s=0.0,
+                        friction=10.0, load=None, velocity=(0.0, 0.0, 0.0), fixed="rx,ry,rz",
+                        damping_mass="body", gravity=(0.0, 0.0, -9.81)):
+    """A rigid body on an n × n bed of spheres (radius r, 1.5 r apart) resting on the plane z = 0, placed at
+    the Hertz overlap δ0 at which each contact carries ``load`` [N] (default: its share of the weight), so it
+    starts in equilibrium. Returns (model, δ0 [m], h_n [N/m^1.5]) with h_n = 2G√(2r)/(3(1−ν)) (004 Eq. 5)."""
+    from dem.clump import Box
+    from dem.contact_law import hertz_stiffness_factor
+
+    s = 1.5 * r
+    xy = (np.arange(n) - 0.5 * (n - 1)) * s
+    centers = np.array([[x, y, 0.0] for x in xy for y in xy])
+    size = (n * s, n * s, 2 * r)
+    tpl = dem.spheres(centers, r, solid=Box(size))
+    mat = dem.Material.hertz(shear_modulus=shear_modulus, poisson=poisson, friction=friction,
+                             damping_normal=beta_n, damping_shear=beta_s, damping_mass=damping_mass)
+    h_n = hertz_stiffness_factor(shear_modulus, poisson, r)  # R̄ = R_ball against a wall (spec §2)
+    f = mass * float(np.linalg.norm(gravity)) / n**2 if load is None else load
+    delta0 = (f / h_n) ** (2.0 / 3.0)
+    b = dem.ModelBuilder(gravity=gravity)
+    b.add_clump(tpl, material=mat, mass=mass, position=(0.0, 0.0, r - delta0), velocity=velocity, fixed=fixed,
+                name="block")
+    b.add_wall((0, 0, 0), (0, 0, 1), material=mat, name="floor")
+    return b.finalize(), delta0, h_n

@@ -223,7 +223,7 @@ def test_broad_phase_finds_exactly_the_near_sphere_pairs(ti_cpu):
 
 def test_dashpots_between_bodies_converge_at_second_order(ti_cpu):
     """Implicit dashpots between two bodies take the other body's velocity extrapolated to the mid-step
-    (damping.py). The pier–deck bridge (coarse packing, 4,751 balls) shaken at 0.1 g, below uplift, so every
+    (damping.py). The pier–deck bridge (coarse packing, 6,766 balls) shaken at 0.1 g, below uplift, so every
     contact stays closed and the response is smooth: the piers' tilt history converges at second order in
     Δt, the centred scheme's. With the other body's velocity taken at t − Δt/2 the order was 1.0 and the
     error at Δt = 1e-4 s 700 times larger."""

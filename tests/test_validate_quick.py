@@ -3,9 +3,10 @@ cache), and their metrics are asserted here.
 
 The quick versions use coarse packings (base spheres r1 = 10 mm) and short runs, so the numbers differ
 from the full report's (docs/validation/report.md), but the same mechanics hold: the DEM block matches the
-rigid block rolling on its rounded edge, the ledger balances, the uplift threshold is where the rigid
+rigid block rolling on its edge spheres (centred on the side faces: true edges, issue 15) and Housner's sharp
+block to 1 %, the ledger balances, the uplift threshold is where the rigid
 block puts it, and the restitution falls with β_n and with the packing (the study's findings). The bridge
-cases: the single pier (8 s at 0.5 g) rocks as the rigid block on its rounded edges with the DEM's own
+cases: the single pier (8 s at 0.5 g) rocks as the rigid block on its edge spheres with the DEM's own
 restitution, above Housner's; the pier–deck bridge (coarse packing, 2 s at 0.1 g) stands still on its
 interfaces with resultants that balance its inertia, and the frame parameters are 004's.
 """
@@ -67,6 +68,11 @@ def test_pena_matches_rigid_mechanics(report):
     # time to first impact vs the block rolling on its 10 mm edges (exact), and the KE it reaches
     first = _metric(pena, "time to first impact")
     assert abs(first["dem"] / first["reference"] - 1) < 5e-4
+    # issue 15: with true edges the first impact is Housner's sharp block's to 1 % (measured 0.2 %); the
+    # rounded-edge run of the same case (edges="rounded", kept for comparison) is 4.6 % late
+    assert d["edges"] == "true" and abs(d["impact_times_s"][0] / d["first_impact_housner_s"] - 1) < 0.01
+    assert d["rounded"]["first_impact_s"] / d["first_impact_housner_s"] - 1 > 0.03
+    assert abs(d["rounded"]["first_impact_s"] / d["rounded"]["first_impact_rolling_s"] - 1) < 5e-4
     assert abs(d["first_kinetic_peak_J"] / d["release_energy_J"] - 1) < 0.01
     assert d["max_energy_error"] < 1e-3
     # restitution: the ledger's dissipation and the peaks tell the same story
@@ -110,17 +116,42 @@ def test_sensitivity_findings(report):
     assert d["beta_star"] is not None and 0.02 < d["beta_star"] < 0.15
 
 
-def test_single_pier_rocks_as_the_rounded_edge_block(report):
+def test_damping_measured_picture(report):
+    """Issue 15, item 1: under the body dashpot mass the restitution falls as the packing refines (more
+    contacts on the landing edge: ζ ≈ β√N) and as β rises; "shared" is reported as not available yet."""
+    d = report[2]["damping"]["data"]
+    body = d["analysis"]["options"]["body"]
+    assert body["edge_contacts"][0] < body["edge_contacts"][1]  # r1 = 20 → 10 mm: 25 → 50 contacts
+    assert body["e_means"][0] > body["e_means"][1] + 0.005  # measured 0.899 → 0.887
+    assert body["beta_e_means"][0] > body["beta_e_means"][1]  # β = 0.05 keeps more than 0.15
+    assert d["series"]["shared"] is None and d["analysis"]["options"]["shared"] is None
+
+
+def test_calibration_fits_the_paper_peaks(report):
+    """Issue 15, item 4's protocol run with the body dashpot mass: an interior least-squares optimum that
+    brings the peaks to within 0.15° RMS of 004 Fig. 7 (measured 0.078° at β = 0.018 on the quick packing,
+    against 0.6° at Table 2's β = 0.15)."""
+    fit = report[2]["calibration"]["data"]["fits"]["body"]
+    assert not fit["at_bound"] and 0.005 < fit["beta"] < 0.05
+    assert fit["rms_deg"] < 0.15 and fit["beta_se"] < 0.1 * fit["beta"]
+    assert report[2]["calibration"]["data"]["fits"]["shared"] is None
+
+
+def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
     sp = report[2]["single_pier"]
     for m in sp["metrics"]:
         if m["gate"]:
             assert m["passed"] is not False, m
     d = sp["data"]
-    assert abs(d["alpha_ratio"] - 0.917) < 2e-3  # α' = atan(0.72/4.72) of the 80 mm edge spheres
+    # issue 15, updated from the rounded edges' 0.917 (the test is about the physics): with true edges the 80 mm
+    # edge spheres are centred on the faces, α' = atan(0.8/4.72) = 1.017 α, and the uplift threshold is g tan α
+    assert abs(d["alpha_ratio"] - 1.0166) < 2e-3
+    assert abs(d["tan_alpha_uplift"] - 1.6 / 9.6) < 1e-9
     assert abs(d["free_first_impact_s"] / d["free_quarter_exact_s"] - 1) < 2e-3
     # the known finding: with β = 0.015 the DEM pier's impacts keep more than Housner's, for α and for α'
-    assert d["e_housner"] < d["e_housner_eff"] < d["e_dem_free"] < 0.99
-    assert abs(d["onset_dem_s"] - d["onset_rigid_s"]) < 0.125 and d["onset_dem_sign"] == d["onset_rigid_sign"]
+    assert max(d["e_housner"], d["e_housner_eff"]) < d["e_dem_free"] < 0.99
+    # same half-cycle of the base motion (a quarter period, single_pier.TOL_ONSET), towards the same edge
+    assert abs(d["onset_dem_s"] - d["onset_rigid_s"]) < 0.25 and d["onset_dem_sign"] == d["onset_rigid_sign"]
     single = [s for s in d["swings"] if not s["rest"]]
     assert len(single) >= 3
     assert max(abs(s["rigid_next"] - s["dem_next"]) for s in single) < 0.03

@@ -1,9 +1,10 @@
 """What every validation case shares: metrics with tolerances, the case result, figures, peak and
 restitution analysis of a rocking history, and the rigid block a DEM block of spheres behaves like.
 
-The rigid reference. A DEM block stands on its bottom layer of spheres (radius r), so it pivots about a
-rounded edge, not a sharp corner: with b' = horizontal distance from the centre of mass G to the edge
-sphere's centre and h' = height of G above it, the block rolls without slip on the edge and
+The rigid reference. A DEM block stands on its bottom layer of spheres (radius r), so it pivots about the
+sphere of its edge, not a sharp corner: with b' = horizontal distance from the centre of mass G to the edge
+sphere's centre and h' = height of G above it (b' = W/2 with the box builder's default true edges, W/2 − r
+with rounded ones; h' = H/2 − r either way, dem/box_clump.py), the block rolls without slip on the edge and
     V(θ) = m g (r + R' cos(α' − θ)),  α' = atan(b'/h'),  R' = √(b'² + h'²),
     T(θ) = ½ (m A(θ) + I_G) θ̇²,  A(θ) = (r + b' sin θ + h' cos θ)² + (b' cos θ − h' sin θ)²
 (tests/test_free_rocking.py). The potential is Housner's with (α', R'); the inertia varies by
@@ -320,7 +321,7 @@ def settling_time(t: np.ndarray, omega: np.ndarray, *, threshold: float = 1e-3) 
 # ------------------------------------------------------------------------------ rigid pivot geometry
 @dataclass(frozen=True)
 class PivotGeometry:
-    """A DEM block's rocking geometry about its rounded base edges (module docstring).
+    """A DEM block's rocking geometry about the spheres of its base edges (module docstring).
 
     half_width b' [m], height h' [m] of G above the edge sphere's centre, edge_radius r [m], mass [kg],
     inertia_g: I_G about the rocking axis [kg·m²]; g [m/s²].

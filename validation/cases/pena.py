@@ -4,17 +4,20 @@ mechanics, Housner's block and the paper's numbers.
 Runs (scene ``pena_block``, released from rest at θ0 = 2.9°):
 - μ = 0.7 (the validation's friction, spec §6: Table 2's 0.11 lets the pivot slide), 6 s, records every
   0.1 ms; and its first impact again with a record every step, for the force spike (004 Fig. 4–6);
-- μ = 0.11 (Table 2 literally), 6 s.
-Quick mode: base spheres r1 = 10 mm (17,676 balls), 2 s and 0.6 s.
+- μ = 0.11 (Table 2 literally), 6 s;
+- μ = 0.7 with ``edges=rounded`` (the envelope before issue 15: edge spheres r1 inside the box), 6 s.
+Quick mode: base spheres r1 = 10 mm (19,380 balls), 2 s and 0.6 s.
 
 References:
-- exact: the rigid block rolling on the DEM block's rounded edges (common.PivotGeometry): time to the
-  first impact, half-period of each swing from its own amplitude, kinetic energy at the first impact
-  (the potential energy released), contact force at the peaks;
+- exact: the rigid block rolling on the DEM block's edge spheres (common.PivotGeometry; centred on the side
+  faces with the scene's default true edges): time to the first impact, half-period of each swing from its
+  own amplitude, kinetic energy at the first impact (the potential energy released), contact force at the
+  peaks;
 - Housner: the sharp-cornered 0.25 × 1.0 m block with e = 1 − 1.5 sin²α (004 Fig. 3's analytical
-  curve [46]), validation.rocking.free_rocking;
-- rigid block fitted to the DEM: the rounded-edge block's α' and p (equivalent rectangle) with the
-  constant restitution that fits the DEM's first six peaks, validation.rocking.free_rocking;
+  curve [46]), validation.rocking.free_rocking; with true edges the DEM's first impact is within 1 % of it
+  (issue 15, gated);
+- rigid block fitted to the DEM: the DEM block's α' and p (equivalent rectangle) with the constant
+  restitution that fits the DEM's first six peaks, validation.rocking.free_rocking;
 - the paper: validation/data/pena_block1.json.
 """
 
@@ -90,9 +93,14 @@ TOL_EQUIVALENT = 1e-3
 """Equivalent rectangle (Housner's equation with α', p) vs the exact rolling block, quarter period
 (relative): the rolling block's inertia varies by ~2e-4 over ±3° (common module docstring)."""
 
+TOL_HOUSNER_IMPACT = 0.01
+"""Time to the first impact vs Housner's sharp block (relative; issue 15): with true edges the edge sphere
+adds r1(1 − cos θ) to the potential (dem/box_clump.py), 0.1 % at the paper's packing, 0.2 % at the quick one;
+rounded edges are 2.2 % and 4.6 % late."""
+
 TOL_PAPER_PEAK = 0.1
 """Peaks vs 004 Fig. 7's captions [deg]: the captions carry 2–3 digits (±0.05°) and the paper's packing
-differs from ours (132,231 vs 136,120 balls); 0.1° is twice the reading precision."""
+differs from ours (132,231 vs 146,320 balls); 0.1° is twice the reading precision."""
 
 TOL_PAPER_E = 0.01
 """Mean effective restitution vs the one implied by 004 Fig. 7's peaks: ±0.05° on the peaks moves e by
@@ -157,6 +165,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     scene, main = _run(cfg.overrides | {"mu": 0.7}, cfg.t_end)
     _, impact = _run(cfg.overrides | {"mu": 0.7}, cfg.t_impact, record_dt=scene.dt)
     scene_mu, low = _run(cfg.overrides | {"mu": 0.11}, cfg.t_end_mu)
+    scene_rd, rounded = _run(cfg.overrides | {"mu": 0.7, "edges": "rounded"}, cfg.t_end)
 
     p = scene.params
     theta0 = math.radians(p["theta0_deg"])
@@ -164,6 +173,10 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     h = main.history
     sw = find_swings(h["t"], h["theta_deg"])
     sw_low = find_swings(low.history["t"], low.history["theta_deg"])
+    geom_rd = pivot_geometry(scene_rd.model)
+    sw_rd = find_swings(rounded.history["t"], rounded.history["theta_deg"])
+    peaks_rd = np.abs(sw_rd.peaks)
+    e_rd = restitution_from_peaks(peaks_rd, geom_rd.alpha)
     n_cmp = min(PEAKS_COMPARED, len(sw.peaks))
     peaks = np.abs(sw.peaks)
 
@@ -223,10 +236,17 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     demand_impact = impact_friction_demand(p["width"], p["height"])
 
     # ---- metrics: exact mechanics (gate)
-    src_exact = "rigid block rolling on the r1 edge (exact)"
+    src_exact = "rigid block rolling on its r1 edge spheres (exact)"
+    quarter_housner = 0.25 * free_rocking_period(theta0, alpha_nom, scene.info["p_rad_s"], linear=False)
     mets: list[Metric] = [
         metric_rel("time to first impact", float(sw.impact_times[0]), quarter_exact, TOL_FIRST_IMPACT, unit="s",
                    source=src_exact, note="quarter period from rest at θ0"),
+        (metric_rel if p["edges"] == "true" else metric_info)(
+            "first impact vs Housner's sharp block", float(sw.impact_times[0]), quarter_housner,
+            *((TOL_HOUSNER_IMPACT,) if p["edges"] == "true" else ()), unit="s",
+            source="Housner 1963, sharp 0.25 × 1.0 m block",
+            note=f"{p['edges']} edges; with rounded edges {float(sw_rd.impact_times[0]):.5f} s "
+            f"({float(sw_rd.impact_times[0]) / quarter_housner - 1:+.1%})"),
         metric_max("half-periods, largest deviation", float(np.max(half_err)) if len(half_err) else math.nan,
                    TOL_HALF_PERIOD, source=src_exact,
                    note=f"swings 2–{m_half + 1}, each against the rigid half-period at its own DEM amplitude"),
@@ -240,7 +260,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                    note=f"peaks 2–{n_cmp}: DEM {fmt(force_at_peaks, 3)}; rigid {fmt(force_rigid, 3)}"),
         metric_max(f"peaks vs rigid block with fitted e = {e_fit:.4f}, largest deviation",
                    float(np.max(np.abs(peaks[:n_cmp] - rigid_peaks))), TOL_FIT_PEAKS, unit="deg",
-                   source="validation.rocking, α' and p of the rounded edge",
+                   source="validation.rocking, α' and p of the edge spheres",
                    note="constant e cannot follow the DEM's amplitude-dependent restitution exactly"),
         metric_max("restitution: ledger vs peaks, largest deviation",
                    float(np.max(np.abs(e_energy[:n_imp] - e_peaks[:n_imp]))) if n_imp else math.nan, TOL_E_LEDGER,
@@ -304,6 +324,10 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                     note=ref["block_inertia"].note),
         metric_info("balls", int(scene.model.ball_count), ref.value("ball_count"), source=ref["ball_count"].describe(),
                     note="004 Table 2's packing rules on our lattice" if not quick else "quick: r1 = 10 mm"),
+        metric_info(f"rounded edges: mean effective restitution, impacts 1–{n_imp}",
+                    float(np.mean(e_rd[:n_imp])) if len(e_rd) >= n_imp > 0 else math.nan, e_paper_mean,
+                    source="implied by 004 Fig. 7's peaks",
+                    note=f"edges=rounded (α' = {math.degrees(geom_rd.alpha):.2f}°): peaks {fmt(peaks_rd[:n_cmp], 3)}°"),
     ]
     res.metrics = mets
 
@@ -330,6 +354,11 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                   "friction_energy_J": float(low.history["E_friction"][-1]),
                   "damping_energy_J": float(low.history["E_damping"][-1]), "slide_m": slide_low,
                   "settling_time_s": settle_low, "max_energy_error": float(low.summary["max_energy_error"])},
+        "edges": p["edges"], "first_impact_housner_s": quarter_housner,
+        "rounded": {"peaks_deg": peaks_rd[:12].tolist(), "restitution_peaks": e_rd[:10].tolist(),
+                    "first_impact_s": float(sw_rd.impact_times[0]), "alpha_prime_deg": math.degrees(geom_rd.alpha),
+                    "first_impact_rolling_s": geom_rd.quarter_period(theta0), "ball_count": scene_rd.model.ball_count,
+                    "max_energy_error": float(rounded.summary["max_energy_error"])},
         "slide_mu07_m": slide_main, "friction_demand_release": demand_release,
         "friction_demand_impact": demand_impact, "ball_count": int(scene.model.ball_count),
         "wall_time_runs_s": {"mu07": main.summary["wall_time_s"], "impact": impact.summary["wall_time_s"],
@@ -340,11 +369,13 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     rows = []
     for k in range(max(n_cmp, len(paper_peaks))):
         rows.append([k + 1, sw.peak_times[k] if k < len(sw.peak_times) else None,
-                     peaks[k] if k < len(peaks) else None, paper_peaks[k] if k < len(paper_peaks) else None,
+                     peaks[k] if k < len(peaks) else None, peaks_rd[k] if k < len(peaks_rd) else None,
+                     paper_peaks[k] if k < len(paper_peaks) else None,
                      housner_peaks[k] if k < len(housner_peaks) else None,
                      rigid_peaks[k] if k < len(rigid_peaks) else None,
                      np.abs(sw_low.peaks[k]) if k < len(sw_low.peaks) else None])
-    peak_table = md_table(["peak", "DEM t [s]", "DEM μ=0.7 [°]", "004 Fig. 7 [°]", f"Housner e={e_housner:.3f} [°]",
+    peak_table = md_table(["peak", "DEM t [s]", "DEM μ=0.7 [°]", "DEM, rounded edges [°]", "004 Fig. 7 [°]",
+                           f"Housner e={e_housner:.3f} [°]",
                            f"rigid, fitted e={e_fit:.3f} [°]", "DEM μ=0.11 [°]"], rows)
     rows = []
     for k in range(min(len(e_peaks), 10)):
@@ -355,13 +386,17 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                         "next half-period [s]", "rigid half-period [s]"], rows)
     res.sections.append(("Peak sequence and restitution (004 Figs. 3, 7)", (
         f"Released from rest at θ0 = {p['theta0_deg']}° (the first caption angle of 004 Fig. 7; Table 2's "
-        f"initial angular velocity {ref.value('omega0')} rad/s is left out). The DEM block pivots on the r1 = "
-        f"{geom.edge_radius * 1e3:.1f} mm rounded edge: b' = {geom.half_width:.4f} m, h' = {geom.height:.4f} m, "
+        f"initial angular velocity {ref.value('omega0')} rad/s is left out). The DEM block ({p['edges']} edges) "
+        f"pivots on its r1 = {geom.edge_radius * 1e3:.1f} mm edge spheres: b' = {geom.half_width:.4f} m, "
+        f"h' = {geom.height:.4f} m, "
         f"α' = {math.degrees(geom.alpha):.3f}° (sharp block: {math.degrees(alpha_nom):.3f}°), p = {geom.p:.4f} rad/s "
         f"(sharp block: {scene.info['p_rad_s']:.4f}). The rigid reference fitted to the DEM uses this geometry "
         f"through the equivalent {w_eq:.4f} × {h_eq:.4f} m rectangle in validation.rocking.free_rocking; Housner's "
         f"curve uses the sharp 0.25 × 1.0 m block and e = 1 − 1.5 sin²α = {e_housner:.4f}. The paper's peak "
-        "times are not published: its peaks are listed by number.\n\n" + peak_table + "\n\n"
+        "times are not published: its peaks are listed by number. The rounded-edge column is the same run with "
+        f"``edges=rounded`` (edge spheres r1 inside the box: α' = {math.degrees(geom_rd.alpha):.3f}°, first impact "
+        f"{float(sw_rd.impact_times[0]):.5f} s against Housner's {quarter_housner:.5f} s; with true edges "
+        f"{float(sw.impact_times[0]):.5f} s).\n\n" + peak_table + "\n\n"
         "Effective restitution per impact: from successive peaks through the energy integral of the rigid "
         "equation, e² = (cos(α' − θ_{k+1}) − cos α')/(cos(α' − θ_k) − cos α'), and from the energy ledger, "
         "e² = 1 − ΔE/E_k⁻ (ΔE: dashpot and friction energy of the impact, E_k⁻: kinetic energy before it); "
@@ -423,7 +458,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     ax.plot(housner.t, np.degrees(housner.theta), color="tab:gray", lw=1, ls="--",
             label=f"Housner, sharp corners, e = {e_housner:.3f}")
     ax.plot(rigid.t, np.degrees(rigid.theta), color="tab:orange", lw=1, ls=":",
-            label=f"rigid, rounded edge, fitted e = {e_fit:.3f}")
+            label=f"rigid, DEM pivot geometry, fitted e = {e_fit:.3f}")
     k6 = min(len(paper_peaks), len(sw.peak_times))
     ax.plot(sw.peak_times[:k6], np.sign(sw.peaks[:k6]) * paper_peaks[:k6], "k^", ms=6,
             label="004 Fig. 7 peaks (at the DEM's peak times)")
@@ -441,6 +476,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     n = np.arange(1, n_cmp + 1)
     a1.plot(n, peaks[:n_cmp], "o-", label="DEM μ = 0.7")
     a1.plot(np.arange(1, len(sw_low.peaks[:n_cmp]) + 1), np.abs(sw_low.peaks[:n_cmp]), "s-", ms=4, label="DEM μ = 0.11")
+    a1.plot(np.arange(1, len(peaks_rd[:n_cmp]) + 1), peaks_rd[:n_cmp], "d-", ms=4, color="tab:purple",
+            label="DEM, rounded edges")
     a1.plot(np.arange(1, len(paper_peaks) + 1), paper_peaks, "k^-", label="004 Fig. 7")
     a1.plot(n, housner_peaks, "--", color="tab:gray", label="Housner")
     a1.plot(n, rigid_peaks, ":", color="tab:orange", label="rigid, fitted e")

@@ -7,14 +7,16 @@ the deck settles 1 s, then the base moves with 004 Eq. 42):
 - 0.5 g at the scene's defaults, to 18 s (a run that overturns is stopped by the engine with a "runaway
   overlap" diagnosis once the deck falls, which run_dem catches);
 - full version only, the sensitivity of the 0.5 g response (004 Table 3's β and r1 are not changed in the scene):
-  β_n = β_s = 0.15 (the Peña block's value) to 30 s, β = 0.05 to 18 s, and r1 = 61.5 mm (110,452 balls) to 20 s.
-Quick version: a coarse packing (r1 = 0.2 m, r2 = 0.4 m, 4,751 balls), 0.1 g, 0.5 s settling and 2 s of
-shaking: the static state, no uplift, the equilibrium of the interface resultants, the energy balance and
+  β_n = β_s = 0.15 (the Peña block's value) to 30 s, β = 0.05 to 18 s, and r1 = 61.5 mm (126,368 balls with
+  true edges) to 20 s.
+Quick version: a coarse packing (r1 = 0.2 m, r2 = 0.4 m, 6,766 balls with true edges), 0.1 g, 0.5 s settling
+and 2 s of shaking: the static state, no uplift, the equilibrium of the interface resultants, the energy balance and
 the frame parameters.
 
 References:
 - the rocking frame: α, p̄ = √((1+2γ)/(1+3γ)) p = 1.07 rad/s, e = [1 − 1.5 sin²α + 3γ cos 2α]/(1 + 3γ)
-  (nominal), the same with the DEM piers' rounded-edge geometry (α' = 0.917 α, p̄' from their I_O, see
+  (nominal), the same with the DEM piers' geometry, rolling on their edge spheres (α' = atan(b'/h'): 1.017 α
+  with the builder's default true edges, 0.917 α with ``edges=rounded``; p̄' from their I_O, see
   :func:`frame_p_effective`), and with the restitution fitted to the DEM's swings
   (single_pier.fit_swing_restitution); uplift from rest at g tan α; before uplift the frame moves with
   the base;
@@ -111,10 +113,10 @@ PAPER = {
 
 
 R1_FINE = 1.6 / 26
-"""r1 [m] of the finer interface packing, 61.5 mm. The scene puts the piers in register with the deck's bottom
-lattice assuming each pier's top lattice starts r1 from its edge, which holds only when (1.6 m − 2 r1) is a
-whole number of spacings 1.5 r1: r1 = 80 mm (12 spacings) and 1.6/26 m (16), not 60 mm, 100 mm or 120 mm, for
-which the deck rests on two piers only (measured: the outer piers' top V = 0 after settling)."""
+"""r1 [m] of the finer interface packing, 61.5 mm. Before issue 15 the scene could put the piers in register
+with the deck's bottom lattice only when (1.6 m − 2 r1) was a whole number of spacings 1.5 r1 (r1 = 80 mm and
+1.6/26 m, not 60, 100 or 120 mm, for which the deck rested on two piers only); the deck's bottom lattice now
+takes the piers' top spacing exactly (box_clump's zone_step), for any r1. 1.6/26 m is kept for continuity."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def pier_geometry(scene) -> PivotGeometry:
 
 
 def frame_p_effective(geom: PivotGeometry, gamma: float) -> float:
-    """p̄' [rad/s] of the frame of rounded-edge piers: columns pivoting on their edge spheres (I_O, R' of
+    """p̄' [rad/s] of the frame of DEM piers: columns pivoting on their edge spheres (I_O, R' of
     `geom`) under a cap that moves with their tops (2R' from the pivot): p̄'² = g R'(1 + 2γ)/(I_O/m + 4γR'²),
     which is Makris & Vassiliou's √((1+2γ)/(1+3γ)) p for a sharp rectangle (I_O = 4/3 m R²)."""
     m, big_r = geom.mass, geom.radius
@@ -545,8 +547,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                for b in acc_l]
     res.sections.append(("0.1 g: below the uplift threshold (004 §5.2–5.3, Figs. 13–25)", (
         f"{scene.model.ball_count} spheres; base peak {low['base_acc_peak_g']:.3f} g < g tan α_u = {tan_u:.3f} g "
-        f"(rounded edges; sharp: {math.tan(alpha):.3f} g). Largest |θ| {th_max:.4f} α: no pier uplifts, as the rigid "
-        "frame predicts. Interfaces over the shaking:\n\n"
+        f"({scene.params['edges']} edges; sharp: {math.tan(alpha):.3f} g). Largest |θ| {th_max:.4f} α: no pier "
+        "uplifts, as the rigid frame predicts. Interfaces over the shaking:\n\n"
         + md_table(["interface", "peak |H| [kN]", "V ÷ static", "peak |ecc|", "peak |H|/V", "contacts min / static"],
                    rows)
         + "\n\nAccelerations (peak over the shaking; RMS ratio to the input over the constant-amplitude part):\n\n"
@@ -611,10 +613,10 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
             "run (table above) do not reproduce the DEM's largest excursions, and the excursions do not fall "
             "monotonically with the fitted e. **Sensitivity** (0.5 g, only β or r1 changed): "
             + (inv_txt or "not run in the quick version") + ". What is robust: the DEM frame rocks as the rigid frame "
-            "rolling on its rounded edges, swing by swing (one swing ahead, below, gated for the default and the "
+            "rolling on its edge spheres, swing by swing (one swing ahead, below, gated for the default and the "
             "β = 0.15 runs), with a restitution set by β and the number of contacts at the interfaces (the dashpots' "
             "damping grows as β√N). Nothing is tuned: the scene keeps 004 Table 3's values; 004's single pier has "
-            "65,851 spheres against our 5,911 for the same r1 = 80 mm and overlap 0.75, and 004 does not say which "
+            "65,851 spheres against our 7,776 for the same r1 = 80 mm and overlap 0.75, and 004 does not say which "
             "mass its dashpots use (ours: the body's, spec §2).")))
         sw = main["swings"]
         if sw:
@@ -631,7 +633,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
             f"filter, α' and frame e) is {rig_pier_red:.2f} at the piers' centres and {rig_deck_red:.2f} at the deck: "
             "the deck of a rocking frame moves with the column tops, which swing against the base, so the deck is "
             "isolated more than the piers' centres. Sliding is measured at the instants the piers stand upright "
-            f"(rolling on the rounded edges adds nothing then): the deck slips by up to {st['deck_slip_max_m']:.3f} m "
+            f"(rolling on the edge spheres adds nothing then): the deck slips by up to {st['deck_slip_max_m']:.3f} m "
             f"on the pier tops, the piers by up to {max(st['pier_slip_max_m']):.3f} m on the base (004: final "
             "values ≈ 6 cm for the deck, 6 and 1 cm for the piers; our 0.5 g runs end at 18 s, in free rocking, "
             "so they have no final value). Vertical: the deck rises by up to "

@@ -10,8 +10,10 @@ Runs (scene ``single_pier``, 004 Table 3: 1.6 × 9.6 × 5 m, β = 0.015, r1 = 80
 Rigid references (validation.rocking.solver.solve with a RockingBlock):
 - nominal: the sharp-cornered 1.6 × 9.6 m block, α = 9.46°, p = 1.23 rad/s, Housner's e = 1 − 1.5 sin²α
   (004 Fig. 12's analytical curve, Zhang & Makris [46]);
-- effective: the rounded-edge pier's α' = atan(b'/h') and p (common.PivotGeometry; b' = 0.72 m, h' = 4.72 m),
-  with Housner's e(α') and with the restitution measured on the DEM pier.
+- effective: the DEM pier's α' = atan(b'/h') and p, rolling on its edge spheres (common.PivotGeometry; with
+  the builder's default true edges b' = 0.8 m, h' = 4.72 m, α' = 1.017 α, uplift at g tan α; with
+  ``edges=rounded`` b' = 0.72 m, α' = 0.917 α), with Housner's e(α') and with the restitution measured on the
+  DEM pier.
 
 What can be compared. 0.5 g is three times g tan α, and a pier this size under 10 s of 1 Hz shaking sits on
 the overturning boundary: the rigid block's largest excursion jumps between ≈ 0.3 α and overturning as e
@@ -19,7 +21,7 @@ changes by 0.005 (figure 3), and the DEM's between 0.82 α and overturning as Δ
 therefore cannot be compared beyond the first few swings. What is compared instead: the rocking onset
 (time and direction, against g tan α'), the convergence in Δt before the large excursions, and swing by swing
 the rigid block's prediction of the DEM's next peak when started from the DEM's own state at a peak: this
-tests the mechanics (rolling on the rounded edge, impact restitution) without the chaos of the whole history.
+tests the mechanics (rolling on the edge spheres, impact restitution) without the chaos of the whole history.
 """
 
 from __future__ import annotations
@@ -58,10 +60,13 @@ ONSET_DEG = 0.1
 Hertz contacts by up to 0.076° (measured at 0.139 g, when only three of its fourteen columns of base spheres
 still touch); the rigid block is at rest until g tan α'."""
 
-TOL_ONSET = 0.125
-"""Rocking onset, DEM vs rigid [s]: an eighth of the 1 Hz period. The compliant pier starts its first swing
-from an elastic tilt of 0.07° with some angular velocity instead of from rest, so it leaves θ = 0 up to a few
-hundredths of a second earlier; a different half-cycle would be ≥ 0.5 s off."""
+TOL_ONSET = 0.25
+"""Rocking onset, DEM vs rigid [s]: a quarter of the 1 Hz period, i.e. the same half-cycle of the base motion
+(as the uplift case); a different half-cycle would be ≥ 0.5 s off. The DEM's onset is its first |θ| > 0.1°,
+the rigid block's the instant it leaves rest. With rounded edges (before issue 15) the compliant pier, tilted
+elastically by 0.07°, crossed 0.1° a few hundredths of a second before the rigid block left rest; with true
+edges it crosses 0.1° 0.2 s after (measured 1.88 s against 1.68 s at Δt = 1e-4 s), in the same half-cycle,
+while the rigid block's first lift in that half-cycle stays below 0.1° (it first exceeds 0.1° at 2.18 s)."""
 
 TOL_FREE_IMPACT = 2e-3
 """Free rocking: time to the first impact vs the exact rolling block (relative): contact compliance and
@@ -70,7 +75,8 @@ the 1 ms record (0.1 % of the 1.1 s quarter period)."""
 TOL_SWING = 0.03
 """One swing ahead [÷ α]: the rigid block started at a DEM peak, with the DEM's restitution, predicts the
 DEM's next peak to within this. The restitution is measured in free rocking (constant to 1e-4 over
-0.4–0.8 α'); swings that reach 0.8 α, near α' = 0.917 α, amplify any difference in the departing state."""
+0.4–0.8 α'); swings that reach 0.8 α, near the tipping angle α', amplify any difference in the departing
+state."""
 
 TOL_DT = 0.01
 """Convergence in Δt before the large excursions [÷ α]: largest |θ| difference over t ≤ T_CONVERGED between
@@ -251,9 +257,9 @@ def free_rocking_scene(theta0: float, t_end: float, *, overrides: dict | None = 
     p = scene_params("single_pier", overrides)
     w, ln, h = p["width"], p["length"], p["height"]
     concrete = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                              damping_shear=p["beta_s"])
+                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"])
     tpl = box_clump(w, h, ln, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"], base_zone=p["zone"],
-                    top_zone=p["zone"], spacing_ratio=p["spacing_ratio"])
+                    top_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     c, s = math.cos(theta0), math.sin(theta0)
     rot = np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
     lowest = float(np.min((tpl.centers @ rot.T)[:, 2] - tpl.radii))
@@ -342,6 +348,17 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                       "early_peak": early, "early_peak_t": early_t,
                       "uplift_t": rr.uplift_times[0] if rr.uplift_times else None}
 
+    # the Δt series agree on the outcome: all overturn within 0.1 s of each other (an eighth of a 1 Hz cycle), or
+    # all survive with largest excursions within 2 % of each other
+    over = [r["overturn_t"] for r in runs]
+    if all(o is not None for o in over):
+        dt_agree = len(runs) > 1 and max(over) - min(over) < 0.1
+    elif all(o is None for o in over):
+        peaks = [r["max_over_alpha"] for r in runs]
+        dt_agree = len(runs) > 1 and max(peaks) - min(peaks) < 0.02 * max(peaks)
+    else:
+        dt_agree = False
+
     # ---- one swing ahead (finest run)
     fine = runs[-1]
     hf = fine["h"]
@@ -389,8 +406,18 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         mets.append(Metric("direction of the first rocking", on_dem[1], on_rig[1], "same", on_dem[1] == on_rig[1],
                            "", "rigid block, α'",
                            "+1: onto the +x edge (base accelerating towards −x when it leaves rest)"))
-    mets.append(metric_max("energy balance, largest error", max(float(r["summary"]["max_energy_error"]) for r in runs),
-                           TOL_ENERGY, source="spec §4", note="all shaken runs"))
+    def balance_while_standing(r: dict) -> float:
+        """Largest balance error before the run overturned (after it the pier falls 9.6 m onto its side, a
+        crash this case does not validate: the error then reaches 3.6e-3 at Δt = 1e-4 s with true edges)."""
+        err = np.abs(r["h"]["energy_error"])
+        if r["overturn_t"] is not None:
+            err = err[r["h"]["t"] <= r["overturn_t"]]
+        return float(np.max(err)) if len(err) else 0.0
+
+    mets.append(metric_max("energy balance, largest error", max(balance_while_standing(r) for r in runs),
+                           TOL_ENERGY, source="spec §4",
+                           note="all shaken runs, up to their overturning (largest over the whole runs "
+                           f"{max(float(r['summary']['max_energy_error']) for r in runs):.1e})"))
     if swing_err:
         mets.append(metric_max(f"one swing ahead, single-impact swings ({len(single)}), largest error",
                                float(np.max(swing_err)), TOL_SWING, unit="÷α",
@@ -478,24 +505,51 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     dt_list = ", ".join(f"{r['dt']:g}" for r in runs)
     dts_txt = ", ".join(f"{r['max_over_alpha']:.3f}" + (" (overturns)" if r["overturn_t"] is not None else "")
                         for r in runs)
-    res.sections.append(("Sensitivity: the pier sits on the overturning boundary", (
-        f"With α' = {alpha_e / alpha:.3f} α the rounded-edge pier tips at {math.degrees(alpha_e):.2f}°, and 0.5 g at "
+    eff_dem = rig_sum["effective, DEM's e"]
+    if dt_agree and runs[0]["overturn_t"] is not None:
+        finding = (
+            f"**Finding.** The DEM pier ({p['edges']} edges) overturns at 0.5 g in every run, from "
+            f"{fmt([r['overturn_t'] for r in runs], 4)} s for Δt = {dt_list} s: the outcome is converged in Δt. From "
+            "rest, the rigid block with the DEM's α' and e = " + f"{e_dem:.3f} "
+            + (f"overturns too (from {eff_dem['overturn_t']:.2f} s)" if eff_dem["overturned"] else
+               f"survives ({eff_dem['max_over_alpha']:.2f} α)")
+            + f" and the nominal Housner block (e = {e_h:.3f}) survives ({nom_h['max_over_alpha']:.2f} α, 004 Fig. "
+            "12's analytical curve); started from each DEM peak, the rigid block predicts the DEM's next swing to "
+            + (f"{max(swing_err):.3f} α" if swing_err else "—") + " (one swing ahead). The swings agree and the "
+            "histories part at impacts, as near any overturning boundary: whether the pier overturns depends on "
+            "what the rigid block leaves out (the compliant impacts: its shaken swings fit e = "
+            + (f"{e_swing:.4f}" if e_swing is not None else "—") + f" against {e_dem:.4f} in free rocking) and on "
+            "the damping, which 004 does not pin down (its dashpot mass and packing are not stated; damping case). "
+            "004's DEM pier survived. The converged and comparable results are the onset, the swing-by-swing "
+            "mechanics and the restitution.")
+    elif dt_agree:
+        finding = (
+            f"**Finding.** The DEM pier ({p['edges']} edges) survives 0.5 g in every run, with a largest excursion of "
+            f"{dts_txt} α for Δt = {dt_list} s: converged in Δt. 004 Fig. 12's sharp-cornered rigid block reaches "
+            f"{nom_h['max_over_alpha']:.2f} α here; the DEM pier tips at α' = {alpha_e / alpha:.3f} α and its impacts "
+            f"keep {e_dem:.3f} of the angular velocity (Housner: {e_h:.3f}).")
+    else:
+        finding = (
+            "**Finding.** Whether the DEM pier overturns at 0.5 g is not a converged result: it sits on a fractal "
+            "overturning boundary, as the rigid block with its geometry does. The converged and comparable results "
+            "are the onset, the swing-by-swing mechanics and the restitution. 004 Fig. 12's agreement between the "
+            f"DEM and the sharp-cornered rigid block (largest excursion ≈ {nom_h['max_over_alpha']:.2f} α here) is "
+            f"reproduced in size by our DEM at Δt ≤ 5e-5 s ({runs[-1]['max_over_alpha']:.2f} α in the finest run), "
+            f"but not in timing and not robustly: the DEM pier tips at α' = {alpha_e / alpha:.3f} α and its impacts "
+            f"keep {e_dem:.3f} of the angular velocity (Housner: {e_h:.3f}).")
+    res.sections.append(("Sensitivity: the pier and the overturning boundary", (
+        f"With α' = {alpha_e / alpha:.3f} α the DEM pier ({p['edges']} edges) tips at {math.degrees(alpha_e):.2f}°, "
+        "and 0.5 g at "
         "1 Hz for 10 s drives it to excursions of 0.5–0.8 α and beyond, where the next peak depends steeply on the "
         "state at the impact. Largest |θ|/α of the DEM for Δt = "
         f"{dt_list} s: {dts_txt}. Before the first large excursion the runs agree"
         + (f" (difference ≤ {conv:.1e} α for t ≤ {T_CONVERGED:g} s)" if conv is not None else "")
-        + "; from there on round-off-sized differences in the impact sequence decide between a large survived "
-        "excursion and overturning. The rigid block shows the same: for the effective geometry it overturns or "
-        "survives as e changes by 0.005–0.01, while the nominal block (α = 9.46°, tipping at α) survives for "
-        "e ≤ 0.985." + sweep_txt
-        + "\n\n**Finding.** Whether the DEM pier overturns at 0.5 g is not a converged result: it sits on a fractal "
-        "overturning boundary, as the rigid block with its geometry does. The converged and comparable results "
-        "are the onset, the swing-by-swing mechanics and the restitution. 004 Fig. 12's agreement between the DEM "
-        f"and the sharp-cornered rigid block (largest excursion ≈ {nom_h['max_over_alpha']:.2f} α here) is "
-        f"reproduced in size by our DEM at Δt ≤ 5e-5 s ({runs[-1]['max_over_alpha']:.2f} α in the finest run), but "
-        "not in timing and not robustly: the DEM pier tips at α' = 0.917 α and its impacts keep "
-        f"{e_dem:.3f} of the angular velocity (Housner: {e_h:.3f}), two differences that each move it towards "
-        "overturning.")))
+        + ("; they also agree on the outcome." if dt_agree else
+           "; from there on round-off-sized differences in the impact sequence decide between a large survived "
+           "excursion and overturning.")
+        + " The rigid block's outcome also depends steeply on e near this boundary (table below, full version)."
+        + sweep_txt
+        + "\n\n" + finding)))
 
     # ---- figures
     plt = pyplot()
@@ -584,7 +638,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         f"DEM e = {e_dem:.4f} (Housner {e_h_eff:.4f} for α' = {alpha_e / alpha:.3f} α); onset {fmt(on_dem[0])} s vs "
         f"rigid {fmt(on_rig[0])} s; one-swing predictions within {fmt(max(swing_err) if swing_err else None)} α. "
         f"Largest |θ|/α: DEM {dts_txt} (Δt {dt_list} s) vs rigid nominal "
-        f"{nom_h['max_over_alpha']:.2f} — on the overturning boundary, not converged in Δt."
+        f"{nom_h['max_over_alpha']:.2f}"
+        + (" — converged in Δt." if dt_agree else " — on the overturning boundary, not converged in Δt.")
         + (f" Failing: {', '.join(fails)}." if fails else ""))
     res.wall_time_s = clock()
     return res

@@ -7,11 +7,12 @@ graded packing with base spheres r1 (5 mm; quick: 10 mm) in a 10 cm base zone, o
 driven along x by dem.base_motion.RampedSine (004 Eq. 42's shape at 2 Hz, ramp, hold and fade shortened).
 
 Which threshold. The DEM block stands on the spheres of its bottom layer: the outer contact points are
-b' = W/2 − r1 from the centre line, below G by h' + r1 = H/2, so it uplifts at g tan α_u with
-tan α_u = b'/(H/2) (common.PivotGeometry.uplift_alpha; 0.317 for r1 = 5 mm, 0.300 for 10 mm, against
-tan α = 1/3 for the sharp block). The amplitudes are set as fractions of g tan α_u, and the rigid
-reference is the rectangle with α_u and the DEM block's p (common.PivotGeometry.equivalent_rectangle), so
-the comparison is about the uplift mechanism, not about the rounding of the edges.
+b' from the centre line, below G by h' + r1 = H/2, so it uplifts at g tan α_u with tan α_u = b'/(H/2)
+(common.PivotGeometry.uplift_alpha). With the box builder's default true edges b' = W/2 and tan α_u is the
+sharp block's tan α = 1/3; with ``edges=rounded`` b' = W/2 − r1 (0.317 for r1 = 5 mm, 0.300 for 10 mm). The
+amplitudes are set as fractions of g tan α_u, and the rigid reference is the rectangle with α_u and the DEM
+block's p (common.PivotGeometry.equivalent_rectangle), so the comparison is about the uplift mechanism,
+whatever the edges.
 """
 
 from __future__ import annotations
