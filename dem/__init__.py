@@ -16,16 +16,35 @@ not start Taichi.
     rows = sim.advance(10_000)
 """
 
-from .box_clump import box_clump
-from .clump import Box, ClumpTemplate, single_sphere, spheres
-from .materials import ContactLaw, Material
-from .model import Model, ModelBuilder
-from .run import RunResult, SimulationUnstable, run_scene
-from .runtime import init
-from .scene import Param, Scene, build_scene
-from .solver import Simulation
-from .timestep import estimate_critical_timestep
-from .walls import WallMotion
+import os as _os
+from importlib import import_module as _import_module
+
+# Taichi prints a banner when it is imported; dem's commands and scripts say what they run themselves
+# (ENABLE_TAICHI_HEADER_PRINT=1 restores it).
+_os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
+
+# The public names are loaded on first use (PEP 562), so that `import dem`, `dem --help`, `dem scenes` and
+# the post-processing modules do not import Taichi (about a second, and its banner).
+_LAZY = {
+    "box_clump": "box_clump", "Box": "clump", "ClumpTemplate": "clump", "single_sphere": "clump",
+    "spheres": "clump", "ContactLaw": "materials", "Material": "materials", "Model": "model",
+    "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run", "init": "runtime",
+    "Param": "scene", "Scene": "scene", "build_scene": "scene", "Simulation": "solver",
+    "estimate_critical_timestep": "timestep", "WallMotion": "walls",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'dem' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

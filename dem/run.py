@@ -159,7 +159,10 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
     balance = BalanceTracker(initial_kinetic_energy(scene.model), energy_floor(scene.model))
     diagnosis = None
     t_start = time.perf_counter()
-    sim.compile()
+    from .startup import compile_notice
+
+    with compile_notice(f"{runtime.arch()}-{runtime.precision()}-{'implicit' if implicit_damping else 'explicit'}"):
+        sim.compile()
     startup = time.perf_counter() - t_start
     bar = None
     if progress:
@@ -239,6 +242,7 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         "max_contact_count": int(np.max(history["contact_count"])) if len(history["t"]) else 0,
         "parallel_launch": sim.parallel, "params": scene.params, "clumps": scene.model.clump_report(),
     } | scene.info
+    _describe_outputs(summary, history, scene)
     result = RunResult(history, summary, out, hist.profile_tables())
     if out is not None:
         _write_history(out, hist, errs)
@@ -252,12 +256,30 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         if plots and len(history["t"]) > 1:
             from .plots import plot_history
 
-            plot_history(history, out, title=scene.name)
+            plot_history(history, out, title=scene.name, columns=describe_columns(history, scene.probes, scene.model),
+                         motion=summary["motion"], mu=scene.params.get("mu"))
     elif scene.postprocess is not None and not diagnosis:
         summary["postprocess"] = scene.postprocess(result, None)
     if diagnosis:
         raise SimulationUnstable(f"run stopped: {diagnosis}" + (f" (output so far in {out})" if out else ""), result)
     return result
+
+
+def describe_columns(history: dict, probes, model) -> dict:
+    """dem.columns descriptions of every history column."""
+    from .columns import describe
+
+    return describe(list(history), probes, model)
+
+
+def _describe_outputs(summary: dict, history: dict, scene: Scene) -> None:
+    """summary.json's ``columns`` (unit and meaning of every history column) and ``motion`` (dem.headline)."""
+    from .columns import as_json
+    from .headline import motion_summary
+
+    cols = describe_columns(history, scene.probes, scene.model)
+    summary["columns"] = as_json(cols)
+    summary["motion"] = motion_summary(history, cols)
 
 
 def _write_history(out: Path, hist: History, errs: list) -> None:

@@ -41,13 +41,15 @@ import dataclasses
 import math
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import meshio
 import numpy as np
 
-from .model import quat_to_matrix
-from .snapshot import Frame
 from .vtu import atomic_write, pvd_text, write_vtu
+
+if TYPE_CHECKING:  # dem.snapshot imports Taichi, which reading and writing files does not need
+    from .snapshot import Frame
 
 PARTS = ("spheres", "walls", "contacts", "clumps")
 PVD_NAME = "run.pvd"
@@ -148,6 +150,8 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
     (quaternion, so they agree with the engine's rotation matrix to round-off), move with it
     (v + ω × r) and carry no contact force. Contact sphere indices (both sides) are remapped.
     """
+    from .model import quat_to_matrix
+
     rot = np.stack([quat_to_matrix(q / np.linalg.norm(q)) for q in np.asarray(frame.clump_quaternion, float)])
     pos = np.asarray(frame.clump_position, float)
     centers, radii, cid = model.world_spheres(pos, rot, hull_only=False)

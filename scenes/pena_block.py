@@ -19,6 +19,7 @@ Choices and readings (spec §6):
   balls (Table 2: 132,231), 3,333 in the bottom layer.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -116,12 +117,15 @@ def build(p: dict) -> Scene:
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, postprocess)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info,
+                 functools.partial(postprocess, bin_centers=xs))
 
 
-def postprocess(result, out_dir):
+def postprocess(result, out_dir, bin_centers=None):
     """Peaks of the rocking angle and the force distribution across the width at each of them
-    (004 Fig. 7), written to ``peaks.csv`` and ``plot_peak_profiles.png``."""
+    (Itiola & El Shamy 2024, Fig. 7), written to ``peaks.csv`` (t [s], theta_deg [deg], then the vertical
+    force on each column of base spheres ÷ the weight [-], one column per column centre x [m], named
+    ``x_+0.1200``) and ``plot_peak_profiles.png``."""
     from scipy.signal import find_peaks
 
     from dem.output import write_csv
@@ -139,8 +143,9 @@ def postprocess(result, out_dir):
     out["settled_at_s"] = float(t[np.flatnonzero(moving)[-1]]) if moving.any() and not moving[-1] else None
     if out_dir is not None and table is not None and len(idx):
         cols = {"t": t[idx], "theta_deg": th[idx]}
+        xs = np.asarray(bin_centers, float) if bin_centers is not None else np.arange(table.shape[1] - 1.0)
         for j in range(table.shape[1] - 1):
-            cols[f"bin{j:02d}"] = table[idx, 1 + j]
+            cols[f"x_{xs[j]:+.4f}"] = table[idx, 1 + j]
         write_csv(out_dir / "peaks.csv", cols)
         import matplotlib
 
@@ -149,11 +154,13 @@ def postprocess(result, out_dir):
 
         n = min(len(idx), 8)
         fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6), sharey=True, squeeze=False)
+        width = 1e3 * (float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0)
         for a, k in zip(axes[0], idx[:n]):
-            a.bar(np.arange(table.shape[1] - 1), table[k, 1:], color="tab:blue")
-            a.set_title(f"t={t[k]:.2f} s\nθ={th[k]:+.2f}°", fontsize=8)
-            a.set_xlabel("column across width")
-        axes[0, 0].set_ylabel("force ÷ weight")
+            a.bar(1e3 * xs, table[k, 1:], width=0.8 * width, color="tab:blue")
+            a.set_title(f"t = {t[k]:.2f} s\nθ = {th[k]:+.2f}°", fontsize=8)
+            a.set_xlabel("x across the width [mm]", fontsize=8)
+        axes[0, 0].set_ylabel("vertical force ÷ weight [–]")
+        fig.suptitle("force on each column of base spheres at the rocking peaks", fontsize=9)
         fig.tight_layout()
         fig.savefig(out_dir / "plot_peak_profiles.png", dpi=100)
         plt.close(fig)
