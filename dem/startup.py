@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 FIRST_COMPILE_GUESS_S = 150.0  # [s]: measured 168 s on this project's 2-core machine, loaded
-NOTICE_DELAY_S = 3.0  # [s]: a cache load takes 1-2 s; a longer wait is a compile
+NOTICE_DELAY_S = 10.0  # [s]: a cache load takes 2-3 s here (5 s on a loaded machine); a compile, minutes
+MIN_RECORDED_S = 30.0  # [s]: shorter waits were slow cache loads, not compiles: not kept as the estimate
 
 
 def _record_path() -> Path:
@@ -74,4 +75,5 @@ def compile_notice(key: str = "cpu-f64", *, stream=None, delay: float = NOTICE_D
         took = time.perf_counter() - t0
         if shown.is_set():
             print(f"compiled in {took:.0f} s", file=stream, flush=True)
-            _store(key, took)
+            if took >= MIN_RECORDED_S:
+                _store(key, took)
