@@ -158,3 +158,29 @@ print("TAICHI" if "taichi" in sys.modules else "NO-TAICHI")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "NO-TAICHI"
     assert "[Taichi]" not in r.stdout + r.stderr
+
+
+def test_compile_notice(tmp_path, monkeypatch):
+    """The notice appears only when the wrapped work outlasts the delay, with the last measured compile
+    time as its estimate once one was measured."""
+    import io
+    import time
+
+    from dem import startup
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(startup, "MIN_RECORDED_S", 0.2)
+    quiet = io.StringIO()
+    with startup.compile_notice("k", stream=quiet, delay=5.0):
+        pass
+    assert quiet.getvalue() == ""
+    slow = io.StringIO()
+    with startup.compile_notice("k", stream=slow, delay=0.05):
+        time.sleep(0.4)
+    text = slow.getvalue()
+    assert f"Compiling kernels (first run only, ~{startup.FIRST_COMPILE_GUESS_S:.0f} s" in text and "compiled in" in text
+    assert 0.4 <= startup.estimate("k") < 5.0  # measured and kept for the next first run
+    again = io.StringIO()
+    with startup.compile_notice("k", stream=again, delay=0.05):
+        time.sleep(0.2)
+    assert f"~{startup.estimate('k'):.0f} s" in again.getvalue()

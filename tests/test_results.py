@@ -72,7 +72,7 @@ def test_folder_without_frames_and_not_a_folder(tmp_path, postproc_run):
 
 
 def test_pyvista_frame(postproc_run):
-    pytest.importorskip("pyvista", reason="pyvista not installed (pip install 'dem[vis]')")
+    pytest.importorskip("pyvista", reason="pyvista not installed (pip install -e '.[vis]')")
     run = postproc_run
     blocks = load_results(run.out_dir).pyvista_frame(-1)
     assert list(blocks.keys()) == ["spheres", "walls", "contacts", "clumps"]
