@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     from .render import main as _cmd_render  # imports pyvista only when it renders
 
     _render_args(r)
-    v = sub.add_parser("validate", help="run the validation cases and write a report (docs/validation by default)")
+    v = sub.add_parser("validate", help="run the validation cases and write a report (runs/validation by default)")
     from .validate import add_arguments as _validate_args
     from .validate import main as _cmd_validate
 

@@ -51,6 +51,18 @@ def test_exit_status_and_report(report):
     assert status == 0, {n: r["status"] for n, r in results.items()}
     text = (out / "report.md").read_text()
     assert "| metric | DEM | reference | tolerance | status |" in text
+    # structure: header with the commit, the one-page summary before any detail, no "FAIL (reported)"
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## Summary", "## How to read the tables"]
+    head = text.split("## Summary")[0]
+    commit = results["pena"]["commit"]
+    assert commit and f"from commit {commit}" in head and "Every section below ran from commit" in head
+    assert "FAIL (reported)" not in text
+    differs = [m for r in results.values() for m in r["metrics"] if not m["gate"] and m["passed"] is False]
+    for m in differs:
+        assert m["status"] == ("differs, explained" if m["explained"] else "differs, unexplained"), m
+    summary = text.split("## Summary")[1].split("## How to read")[0]
+    assert f"of which {sum(1 for m in differs if m['explained'])} explained" in summary
     for r in results.values():
         assert r["mode"] == "quick" and r["status"] == "pass"
         for fig in r["figures"]:
@@ -143,6 +155,15 @@ def test_pier_deck_statics_and_frame(report):
     assert max(low["iface"][f"base{n}"]["H_kN"] for n in range(1, 5)) > 0.95 * d["newton_base_kN"]
     assert max(low["iface"][f"top{n}"]["H_kN"] for n in range(1, 5)) > 0.95 * d["newton_top_kN"]
     assert max(s["friction_max"] for s in low["iface"].values()) < 0.59 / 2
+
+
+def test_default_folder_is_untracked():
+    """Without --out the report goes to runs/ (ignored by git), never over the tracked docs/validation."""
+    from dem.validate import DEFAULT_OUT, add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args([]).out == DEFAULT_OUT == "runs/validation"
 
 
 def test_unknown_case_is_refused(ti_cpu, tmp_path, capsys):
