@@ -1,7 +1,7 @@
 """dem: a discrete element engine for rocking structures.
 
 Rigid bodies are clumps of overlapping spheres; contacts follow Hertz–Mindlin with viscous dashpots and
-Coulomb slip; integration is the PFC-style centred scheme (seed 004 §2). Kernels are Taichi: call
+Coulomb slip; integration is the PFC-style centred scheme (Itiola & El Shamy 2024, §2). Kernels are Taichi: call
 :func:`dem.init` once (or use the ``dem`` command line) before building a model; importing ``dem`` does
 not start Taichi.
 

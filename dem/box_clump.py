@@ -1,12 +1,12 @@
-"""Box clumps graded in height (004 §3, §5.1): small spheres in a base zone (and optionally a top zone),
-large spheres in the core, on lattices whose outermost spheres are tangent to the box faces.
+"""Box clumps graded in height (Itiola & El Shamy 2024, §3, §5.1): small spheres in a base zone (and optionally a top
+zone), large spheres in the core, on lattices whose outermost spheres are tangent to the box faces.
 
 Template frame: x along the width W, y along the thickness T, z along the height H; origin at the box
-centre. The lattice spacing is ``spacing_ratio`` × the sphere diameter (004's "overlap ratio 0.75":
+centre. The lattice spacing is ``spacing_ratio`` × the sphere diameter (Itiola & El Shamy's (2024) "overlap ratio 0.75":
 neighbouring centres 1.5 R apart), rounded down so the spheres fill each zone evenly and symmetrically.
 
 With r1 = 5 mm, r2 = 25 mm and 0.15 m base and top zones, the Peña block (0.25 × 1.0 × 0.754 m) gets
-134,800 spheres, 3,300 in its bottom layer; 004 Table 2 reports 132,231 without the zone sizes.
+134,800 spheres, 3,300 in its bottom layer; Itiola & El Shamy 2024, Table 2 reports 132,231 without the zone sizes.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
         r_core: sphere radius in the core [m].
         r_base: sphere radius in the base zone [m] (default r_core); r_top likewise for the top zone.
         base_zone, top_zone: heights of the small-sphere zones [m] (0: none), with base + top < H.
-        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: 004).
+        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: Itiola & El Shamy 2024).
     Hull spheres are those whose surface reaches the box surface: distance from centre to the nearest
     face less than R + spacing/2 (interior spheres of an overlapping lattice are covered by others).
     """

@@ -55,7 +55,7 @@ PARTS = ("spheres", "walls", "contacts", "clumps")
 PVD_NAME = "run.pvd"
 VTK_DIR = "vtk"
 # frames per simulated second when none is asked for: ≳ 7 frames per rocking cycle of the Peña block
-# (periods ≳ 0.7 s at 004's amplitudes); see benchmarks/bench_vtk_overhead.py for what it costs
+# (periods ≳ 0.7 s at Itiola & El Shamy's (2024) amplitudes); see benchmarks/bench_vtk_overhead.py for what it costs
 DEFAULT_FRAME_RATE = 10.0
 ENCODINGS = ("raw", "zlib")
 

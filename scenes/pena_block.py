@@ -1,11 +1,11 @@
-"""Peña granite block in free rocking (seed 004 §3–4, Tables 1–2).
+"""Peña granite block in free rocking (Itiola & El Shamy 2024, §3–4, Tables 1–2).
 
 A 0.25 × 1.0 × 0.754 m block (width × height × thickness, 503 kg) stands on a 1.0 × 0.75 m base facet and is
 released from rest at a tilt θ0 about its thickness axis (y); it rocks about its bottom edges until it
 settles. Frame: x across the width (the rocking direction), y along the thickness, z up.
 
-Choices and readings (spec §6):
-- θ0 = 2.9°: the first peak in the captions of 004 Fig. 7 (2.9, 2.7, 2.3, 2.05, 1.8, 1.5°), which a
+Choices and readings:
+- θ0 = 2.9°: the first peak in the captions of Itiola & El Shamy 2024, Fig. 7 (2.9, 2.7, 2.3, 2.05, 1.8, 1.5°), which a
   release from rest at that tilt reproduces as its first peak. Table 2's initial angular velocity
   (0.0015 rad/s) is ``omega0``, default 0.
 - Friction μ = 0.7 (granite on granite), not Table 2's 0.11: released at α ≈ 14°, the pivot needs
@@ -13,8 +13,8 @@ Choices and readings (spec §6):
   paper's own 6 s of rocking. ``--set mu=0.11`` runs Table 2 literally.
 - E = 50.7 GPa and ν = 0.28 give G = E/(2(1+ν)) = 19.80 GPa, Table 2's shear modulus.
 - Mass and inertia from the solid block (503 kg, I_y = m(W²+H²)/12 = 44.5 kg·m²) by default; ``mass_from=spheres``
-  uses 004's fictitious density (167.82 kg/m³) on this packing instead (42.5 kg: our packing overlaps
-  less than the paper's, whose sphere volume must have been ~3 m³). Both are in summary.json.
+  uses Itiola & El Shamy's (2024) fictitious density (167.82 kg/m³) on this packing instead (42.5 kg: our packing
+  overlaps less than the paper's, whose sphere volume must have been ~3 m³). Both are in summary.json.
 - Packing: r1 = 5 mm in 0.15 m base and top zones, r2 = 25 mm core, spacing 0.75 × diameter: 136,120
   balls (Table 2: 132,231), 3,333 in the bottom layer.
 """

@@ -7,7 +7,7 @@ rigid block rolling on its rounded edge, the ledger balances, the uplift thresho
 block puts it, and the restitution falls with β_n and with the packing (the study's findings). The bridge
 cases: the single pier (8 s at 0.5 g) rocks as the rigid block on its rounded edges with the DEM's own
 restitution, above Housner's; the pier–deck bridge (coarse packing, 2 s at 0.1 g) stands still on its
-interfaces with resultants that balance its inertia, and the frame parameters are 004's.
+interfaces with resultants that balance its inertia, and the frame parameters are Itiola & El Shamy's (2024).
 """
 
 import argparse
@@ -40,7 +40,7 @@ def _metric(result, name):
 
 def test_reference_data():
     ref = load_reference("pena_block1")
-    assert ref.value("peak_theta_deg") == [2.9, 2.7, 2.3, 2.05, 1.8, 1.5]  # 004 Fig. 7 captions
+    assert ref.value("peak_theta_deg") == [2.9, 2.7, 2.3, 2.05, 1.8, 1.5]  # Itiola & El Shamy 2024, Fig. 7 captions
     assert ref.value("friction") == 0.11 and ref.value("block_mass") == 503.0  # Tables 2 and 1
     assert all(v.kind in KINDS and v.source.startswith("004") for v in ref.values.values())
     assert any("experimental" in u.what for u in ref.not_available)
@@ -98,7 +98,7 @@ def test_pena_decays_faster_than_the_paper(report):
 
 def test_pena_table2_friction_slides(report):
     d = report[2]["pena"]["data"]
-    assert d["friction_demand_impact"] > 0.11  # 000 Eq. 19–20: 0.185 for the Peña block
+    assert d["friction_demand_impact"] > 0.11  # Qi & Zhu 2025, Eq. 19–20: 0.185 for the Peña block
     low = d["mu011"]
     assert low["friction_energy_J"] > 1.0 > 10 * d["final_energies_J"]["E_friction"]
     assert low["settling_time_s"] is not None and low["settling_time_s"] < 0.6
@@ -144,7 +144,8 @@ def test_pier_deck_statics_and_frame(report):
         if m["gate"]:
             assert m["passed"] is not False, m
     d = pd["data"]
-    # 004 §5.2: γ = 612480 / (4 × 178176), p̄ = 1.072 rad/s; frame restitution (Makris & Vassiliou 2013)
+    # Itiola & El Shamy 2024, §5.2: γ = 612480 / (4 × 178176), p̄ = 1.072 rad/s; frame restitution (Makris & Vassiliou
+    # 2013)
     assert abs(d["gamma"] - 0.8594) < 1e-4 and abs(d["p_frame"] - 1.0718) < 1e-4
     assert abs(d["e_frame"] - 0.9497) < 1e-4
     assert d["static_V_error"] < 1e-3 and d["static_ecc"] < 1e-3

@@ -41,7 +41,7 @@ class Metric:
     name: what is compared; dem: the DEM's value; reference: the reference value (None: none exists);
     tolerance: the allowed difference as text (e.g. '±0.1°', '≤ 1e-3', '5 %'), None for information only;
     passed: True/False against the tolerance, None for information only; unit; source: where the
-    reference comes from (004 table/figure, a closed form, a solver); note: why the tolerance, or why
+    reference comes from (Itiola & El Shamy 2024 table/figure, a closed form, a solver); note: why the tolerance, or why
     the DEM and the reference disagree; gate: whether a failure makes ``dem validate`` fail (checks of the
     DEM against exact mechanics gate; comparisons with the paper's approximate numbers are reported
     but do not gate, since several of them are known to disagree for reasons the report states);

@@ -1,9 +1,9 @@
-"""Peña block 1 in free rocking (004 §3–4, Tables 1–2, Figs. 3–9): the DEM against exact rigid-block
+"""Peña block 1 in free rocking (Itiola & El Shamy 2024, §3–4, Tables 1–2, Figs. 3–9): the DEM against exact rigid-block
 mechanics, Housner's block and the paper's numbers.
 
 Runs (scene ``pena_block``, released from rest at θ0 = 2.9°):
-- μ = 0.7 (the validation's friction, spec §6: Table 2's 0.11 lets the pivot slide), 6 s, records every
-  0.1 ms; and its first impact again with a record every step, for the force spike (004 Fig. 4–6);
+- μ = 0.7 (the validation's friction, scenes/pena_block.py: Table 2's 0.11 lets the pivot slide), 6 s, records every
+  0.1 ms; and its first impact again with a record every step, for the force spike (Itiola & El Shamy 2024, Fig. 4–6);
 - μ = 0.11 (Table 2 literally), 6 s.
 Quick mode: base spheres r1 = 10 mm (17,676 balls), 2 s and 0.6 s.
 
@@ -11,7 +11,7 @@ References:
 - exact: the rigid block rolling on the DEM block's rounded edges (common.PivotGeometry): time to the
   first impact, half-period of each swing from its own amplitude, kinetic energy at the first impact
   (the potential energy released), contact force at the peaks;
-- Housner: the sharp-cornered 0.25 × 1.0 m block with e = 1 − 1.5 sin²α (004 Fig. 3's analytical
+- Housner: the sharp-cornered 0.25 × 1.0 m block with e = 1 − 1.5 sin²α (Itiola & El Shamy 2024, Fig. 3's analytical
   curve [46]), validation.rocking.free_rocking;
 - rigid block fitted to the DEM: the rounded-edge block's α' and p (equivalent rectangle) with the
   constant restitution that fits the DEM's first six peaks, validation.rocking.free_rocking;
@@ -53,7 +53,8 @@ NAME = "pena"
 TITLE = "Peña block 1: free rocking (004 §3–4, Figs. 3–9)"
 
 PEAKS_COMPARED = 6
-"""Peaks compared with the paper: the six of 004 Fig. 7's captions (release tilt + five after impacts)."""
+"""Peaks compared with the paper: the six of Itiola & El Shamy 2024, Fig. 7's captions (release tilt + five after
+impacts)."""
 
 TOL_FIRST_IMPACT = 5e-4
 """Time to the first impact vs the rolling rigid block (relative): the DEM block differs from it only by
@@ -61,8 +62,8 @@ contact compliance (overlaps ~1e-5 m against lever arms of 0.5 m) and Δt; measu
 
 TOL_HALF_PERIOD = 2e-3
 """Half-period of each swing vs the rigid block at that swing's amplitude (relative): an impact in the
-DEM lasts about 1 ms (004 Fig. 4 equivalent, zoom) while the rigid impact is instantaneous, and the zero
-crossings are interpolated between 0.1 ms records; 2e-3 of the 0.1–0.33 s half-periods is 0.2–0.7 ms
+DEM lasts about 1 ms (Itiola & El Shamy 2024, Fig. 4 equivalent, zoom) while the rigid impact is instantaneous, and the
+zero crossings are interpolated between 0.1 ms records; 2e-3 of the 0.1–0.33 s half-periods is 0.2–0.7 ms
 (measured 1.3e-4)."""
 
 TOL_RELEASE_ENERGY = 0.01
@@ -72,7 +73,8 @@ released from rest at θ = 0. In the DEM the landing edge meets the base a littl
 (0.03 J to the dashpots) and the KE is recorded every 0.1 ms (0.03 J): measured 0.6 % low."""
 
 TOL_ENERGY_BALANCE = 1e-3
-"""Largest relative energy-balance error over the run (spec §4; the engine's ledger is time-centred)."""
+"""Largest relative energy-balance error over the run (Itiola & El Shamy 2024, §4.2; the engine's ledger is
+time-centred)."""
 
 TOL_PEAK_FORCE = 1e-3
 """Contact force ÷ weight at a peak vs the rigid block at rest at that angle: at a peak the contacts are
@@ -91,12 +93,12 @@ TOL_EQUIVALENT = 1e-3
 (relative): the rolling block's inertia varies by ~2e-4 over ±3° (common module docstring)."""
 
 TOL_PAPER_PEAK = 0.1
-"""Peaks vs 004 Fig. 7's captions [deg]: the captions carry 2–3 digits (±0.05°) and the paper's packing
-differs from ours (132,231 vs 136,120 balls); 0.1° is twice the reading precision."""
+"""Peaks vs Itiola & El Shamy 2024, Fig. 7's captions [deg]: the captions carry 2–3 digits (±0.05°) and the paper's
+packing differs from ours (132,231 vs 136,120 balls); 0.1° is twice the reading precision."""
 
 TOL_PAPER_E = 0.01
-"""Mean effective restitution vs the one implied by 004 Fig. 7's peaks: ±0.05° on the peaks moves e by
-about ±0.01."""
+"""Mean effective restitution vs the one implied by Itiola & El Shamy 2024, Fig. 7's peaks: ±0.05° on the peaks moves e
+by about ±0.01."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ class Settings:
 
 
 FULL = Settings({"r_base": 0.005, "r_core": 0.025}, 6.0, 6.0, 0.21)
-"""004 Table 2's packing (r1 = 5 mm, r2 = 25 mm) and 004 Fig. 4's 6 s."""
+"""Itiola & El Shamy 2024, Table 2's packing (r1 = 5 mm, r2 = 25 mm) and Itiola & El Shamy 2024, Fig. 4's 6 s."""
 QUICK = Settings({"r_base": 0.01, "r_core": 0.05}, 2.0, 0.6, 0.21)
 
 
@@ -233,7 +235,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         metric_rel("first kinetic-energy peak", e_kin_first, release, TOL_RELEASE_ENERGY, unit="J",
                    source="m g R' (cos α' − cos(α' − θ0))", note="potential energy released before the impact"),
         metric_max("energy balance, largest error", float(main.summary["max_energy_error"]), TOL_ENERGY_BALANCE,
-                   source="spec §4, 004 Eq. 38", note="E_b + E_w = E_k + E_s + E_d + E_f, relative"),
+                   source="energy ledger, 004 §4.2 (with boundary work)",
+                   note="E_b + E_w = E_k + E_s + E_d + E_f, relative"),
         metric_max("force ÷ weight at the peaks, largest deviation",
                    float(np.max(np.abs(force_at_peaks - force_rigid))) if len(force_rigid) else math.nan,
                    TOL_PEAK_FORCE, source=src_exact,
@@ -374,7 +377,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         f"**Finding.** The DEM's restitution is {fmt(e_peaks[:n_imp], 3)} over impacts 1–{n_imp} (mean "
         f"{e_dem_mean:.3f}), below Housner's {e_housner:.3f}, while the paper's peaks imply "
         f"{fmt(e_paper[:n_imp], 3)} (mean {e_paper_mean:.3f}), above it. Our dashpots (β_n = β_s = 0.15 with the "
-        "body mass as contact mass, spec §2) dissipate more at each impact than the paper's model did, so the "
+        "body mass as contact mass) dissipate more at each impact than the paper's model did, so the "
         f"DEM's peaks fall faster ({fmt(peaks[:n_cmp], 3)}° against {fmt(paper_peaks, 3)}°) and it settles at "
         f"{fmt(settle)} s instead of ≈ 6 s. The sensitivity case shows which β_n reproduces the paper; the "
         "defaults are not changed to fit it.")))

@@ -1,13 +1,14 @@
-"""The pier–deck bridge at 0.1 g and 0.5 g (004 §5.2–5.5, Figs. 13–35): the DEM against the rocking frame
-(Makris & Vassiliou 2013, validation.rocking.frame) and the paper's statements.
+"""The pier–deck bridge at 0.1 g and 0.5 g (Itiola & El Shamy 2024, §5.2–5.5, Figs. 13–35): the DEM against the rocking
+frame (Makris & Vassiliou 2013, validation.rocking.frame) and the paper's statements.
 
-Runs (scene ``pier_deck``: four 004 Table 3 piers under a 612,480 kg deck, γ = 0.86; β = 0.015, r1 = 80 mm;
-the deck settles 1 s, then the base moves with 004 Eq. 42):
+Runs (scene ``pier_deck``: four Itiola & El Shamy 2024, Table 3 piers under a 612,480 kg deck, γ = 0.86; β = 0.015, r1 =
+80 mm; the deck settles 1 s, then the base moves with Itiola & El Shamy 2024, Eq. 42):
 - 0.1 g, to the end of the shaking (nothing moves after it: the piers never uplift);
 - 0.5 g at the scene's defaults, to 18 s (a run that overturns is stopped by the engine with a "runaway
   overlap" diagnosis once the deck falls, which run_dem catches);
-- full version only, the sensitivity of the 0.5 g response (004 Table 3's β and r1 are not changed in the scene):
-  β_n = β_s = 0.15 (the Peña block's value) to 30 s, β = 0.05 to 18 s, and r1 = 61.5 mm (110,452 balls) to 20 s.
+- full version only, the sensitivity of the 0.5 g response (Itiola & El Shamy 2024, Table 3's β and r1 are
+  not changed in the scene): β_n = β_s = 0.15 (the Peña block's value) to 30 s, β = 0.05 to 18 s, and
+  r1 = 61.5 mm (110,452 balls) to 20 s.
 Quick version: a coarse packing (r1 = 0.2 m, r2 = 0.4 m, 4,751 balls), 0.1 g, 0.5 s settling and 2 s of
 shaking: the static state, no uplift, the equilibrium of the interface resultants, the energy balance and
 the frame parameters.
@@ -20,7 +21,8 @@ References:
   the base;
 - statics: each pier's interface resultants must balance its inertia (moment balance about G), so the
   eccentricities follow from the accelerations;
-- 004's statements (§5.2–5.5), quoted in the tables; 004 publishes no time histories as numbers.
+- Itiola & El Shamy's (2024) statements (§5.2–5.5), quoted in the tables; the paper publishes no time
+  histories as numbers.
 """
 
 from __future__ import annotations
@@ -78,11 +80,12 @@ largest h·(|H_base| + |H_top|): the resultants, eccentricities and θ̈ are sam
 differencing ω) from different stages of the step; measured 0.8 % at 0.1 g."""
 
 TOL_INPUT = 1e-3
-"""Recorded base acceleration vs 004 Eq. 42 [÷ g]: the base follows a velocity table (dem.scene_tools.shaking)."""
+"""Recorded base acceleration vs Itiola & El Shamy 2024, Eq. 42 [÷ g]: the base follows a velocity table
+(dem.scene_tools.shaking)."""
 
 TOL_ENERGY = 2e-3
-"""Largest relative energy-balance error before any overturning (spec §4; 60,000 spheres at Δt = 1e-4 s
-with impacts of a 612 t deck: measured 1.3e-3)."""
+"""Largest relative energy-balance error before any overturning (Itiola & El Shamy 2024, §4.2; 60,000 spheres at Δt =
+1e-4 s with impacts of a 612 t deck: measured 1.3e-3)."""
 
 TOL_FRAME_E = 1e-9
 """Frame parameters from the scene vs validation.rocking.frame (same formulas, independent code)."""
@@ -107,7 +110,7 @@ PAPER = {
     "0.5g_base_V": (0.5, 2.2, "004 §5.5, Fig. 33: 0.5–2.2 (piers 2, 3)"),
     "0.5g_top_V": (3.2, "004 §5.5, Fig. 35: spikes up to ≈ 3.2, and 0 (separation)"),
 }
-"""004's statements about the bridge, with where they are."""
+"""Itiola & El Shamy's (2024) statements about the bridge, with where they are."""
 
 
 R1_FINE = 1.6 / 26
@@ -337,7 +340,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                    source="pier + ¼ deck at the base, ¼ deck at the top"),
         metric_max("static: |ecc| after settling", static_e, TOL_STATIC, source="symmetry"),
         metric_max("0.1 g: energy balance, largest error", float(summ["max_energy_error"]), TOL_ENERGY,
-                   source="spec §4"),
+                   source="energy ledger, 004 §4.2"),
         metric_max("0.1 g: largest |θ| ÷ α (no uplift)", th_max, NO_UPLIFT, source="frame: uplift needs "
                    f"{tan_u:.3f} g (g tan α_u); 004 §5.2", note="elastic tilt on the contacts only"),
         metric_max("0.1 g: pier moment balance, largest residual", mom, TOL_MOMENT, source="I_G θ̈ = Σ moments "
@@ -437,7 +440,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         ot = main["overturn_t"]
         # ---- metrics: exact and converged
         mets.append(metric_max("0.5 g: energy balance, largest error (before overturning)", main["energy_error"],
-                               TOL_ENERGY, source="spec §4"))
+                               TOL_ENERGY, source="energy ledger, 004 §4.2"))
         rig_up = frames["effective, frame e(α')"][3].uplift_times
         th_deg_mean = np.degrees(main["theta_mean"])
         i_on = np.flatnonzero(np.abs(th_deg_mean) > 0.1)
@@ -618,7 +621,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
             "β = 0.15 runs), with a restitution set by β and the number of contacts at the interfaces (the dashpots' "
             "damping grows as β√N). Nothing is tuned: the scene keeps 004 Table 3's values; 004's single pier has "
             "65,851 spheres against our 5,911 for the same r1 = 80 mm and overlap 0.75, and 004 does not say which "
-            "mass its dashpots use (ours: the body's, spec §2).")))
+            "mass its dashpots use (ours: the body's).")))
         sw = main["swings"]
         if sw:
             rows = [[s["t0"], s["theta0"], s["dem_next"], s["rigid_next"], s["impacts"], "rest" if s["rest"] else ""]
