@@ -23,14 +23,19 @@ from importlib import import_module as _import_module
 # (ENABLE_TAICHI_HEADER_PRINT=1 restores it).
 _os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
 
-# The public names are loaded on first use (PEP 562), so that `import dem`, `dem --help`, `dem scenes` and
-# the post-processing modules do not import Taichi (about a second, and its banner).
+from .box_clump import box_clump  # noqa: E402  (after the environment default above)
+from .clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
+from .materials import ContactLaw, Material  # noqa: E402
+from .scene import Param, Scene, build_scene  # noqa: E402
+from .walls import WallMotion  # noqa: E402
+
+# The names whose modules import Taichi are loaded on first use (PEP 562), so that `import dem`,
+# `dem --help`, `dem scenes` and the post-processing modules do not import Taichi (about a second, and its
+# banner). The names above come from modules without Taichi; box_clump must be imported eagerly anyway:
+# importing the submodule dem.box_clump would otherwise bind the module, not the function, to the name.
 _LAZY = {
-    "box_clump": "box_clump", "Box": "clump", "ClumpTemplate": "clump", "single_sphere": "clump",
-    "spheres": "clump", "ContactLaw": "materials", "Material": "materials", "Model": "model",
-    "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run", "init": "runtime",
-    "Param": "scene", "Scene": "scene", "build_scene": "scene", "Simulation": "solver",
-    "estimate_critical_timestep": "timestep", "WallMotion": "walls",
+    "Model": "model", "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run",
+    "init": "runtime", "Simulation": "solver", "estimate_critical_timestep": "timestep",
 }
 
 

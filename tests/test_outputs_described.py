@@ -153,6 +153,8 @@ with contextlib.redirect_stdout(io.StringIO()):
         except SystemExit:
             pass
 print("TAICHI" if "taichi" in sys.modules else "NO-TAICHI")
+import dem, dem.box_clump  # the submodule must not shadow the function of the same name
+assert callable(dem.box_clump), dem.box_clump
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert r.returncode == 0, r.stderr
