@@ -156,3 +156,17 @@ def test_option_parsers():
     assert np.allclose(d, [0, 0, 1]) and np.allclose(up, [0, 1, 0])
     with pytest.raises(ValueError, match="not all zero"):
         parse_camera("0,0,0")
+
+
+def test_missing_pyvista_gives_an_install_command_that_works(monkeypatch, postproc_run):
+    """dem is not on PyPI ('pip install dem[vis]' would fetch an unrelated package): the message names the
+    editable install from the checkout."""
+    import sys
+
+    from dem.results import load_results
+
+    monkeypatch.setitem(sys.modules, "pyvista", None)  # import pyvista → ImportError
+    ok, why = can_render()
+    assert not ok and "pip install -e '.[vis]'" in why
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[vis\]'"):
+        load_results(postproc_run.out_dir).pyvista_frame(-1)
