@@ -1,9 +1,9 @@
-"""Repeat 003 Table 3: cost of the three integrators on the clearance oscillator of 003 §3.1.
+"""Repeat Xu et al. 2022, Table 3: cost of the three integrators on the clearance oscillator of Xu et al. 2022, §3.1.
 
-003 Table 3 (MATLAB, 0.02 s of simulation, step not printed): Newmark-β + Newton–Raphson 1.3 s,
+Xu et al. 2022, Table 3 (MATLAB, 0.02 s of simulation, step not printed): Newmark-β + Newton–Raphson 1.3 s,
 generalized-α 2.1 s, precise integration 25 s. Here each method runs the same 0.02 s at the steps
 given, and its error against the tight DOP853 reference (max |x − x_ref| / d) is printed with the
-wall-clock time. Pure-Python scalar loops: compare the methods with each other, not with 003.
+wall-clock time. Pure-Python scalar loops: compare the methods with each other, not with Xu et al. 2022.
 
 Run: python benchmarks/bench_impact_integrators.py [--dt 2e-6 1e-6] [--repeat 3]
 """
@@ -23,8 +23,8 @@ from validation.impact import (
     reference_solution,
 )
 
-T_END = 0.02  # [s], 003 Table 3
-V0 = 8.0  # [m/s], 003 §3.1
+T_END = 0.02  # [s], Xu et al. 2022, Table 3
+V0 = 8.0  # [m/s], Xu et al. 2022, §3.1
 
 
 def main(argv: list[str] | None = None) -> None:

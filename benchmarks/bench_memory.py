@@ -7,7 +7,7 @@ fit well under 2 GiB).
 Each packing runs in its own process (so each peak is its own): build the scene, compile, take `--steps`
 steps at 0.1 g, and report the balls, hull balls, contacts and the process's peak resident memory. A
 straight-line fit of peak memory on the ball count gives the cost per ball; the quadratic term of a
-second fit shows whether anything grows faster. 004's bridge has 4 × 65,851 balls in its piers; the
+second fit shows whether anything grows faster. Itiola & El Shamy's (2024) bridge has 4 × 65,851 balls in its piers; the
 packings here go past that (r2 = r1: every sphere small).
 """
 

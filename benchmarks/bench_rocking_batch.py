@@ -1,12 +1,12 @@
-"""Repeat seed 000's efficiency study (000 §5, Table 2) with the batched rocking solver.
+"""Repeat Qi & Zhu's (2025) efficiency study (Qi & Zhu 2025, §5, Table 2) with the batched rocking solver.
 
-1000 random base-acceleration records drive the rigid block of 000 Table 1 (α = 20°, R = 0.6 m,
+1000 random base-acceleration records drive the rigid block of Qi & Zhu 2025, Table 1 (α = 20°, R = 0.6 m,
 p = 3.5 rad/s, Housner restitution). Each method's rocking response is compared with the reference,
 RK4 at σ = 1e-4 s with impact times from the time transformation, by the mean squared error over all
-records and samples (deg² and rad²; 000 does not print its unit, and deg² is the stricter reading),
+records and samples (deg² and rad²; Qi & Zhu 2025 does not print its unit, and deg² is the stricter reading),
 also over the records that overturn in neither run ("standing"), and timed. Runtimes are for all
 records; "scalar" rows time the step-by-step solver on a few records and scale to all.
-000 Table 2: proposed method (σ1 = 0.01 s) 161 min, MSE 0.0066; RK2 / RK3 / RK4 (σ = 0.001 s)
+Qi & Zhu 2025, Table 2: proposed method (σ1 = 0.01 s) 161 min, MSE 0.0066; RK2 / RK3 / RK4 (σ = 0.001 s)
 317 / 563 / 837 min, MSE 0.0268 / 0.0135 / 0.0054.
 
 Run: python benchmarks/bench_rocking_batch.py [--records 1000] [--scalar-sample 5]
@@ -23,11 +23,11 @@ import numpy as np
 from validation.rocking import base_excited, base_excited_batch
 
 G = 9.81
-ALPHA = math.radians(20.0)  # 000 Table 1
-HALF_DIAGONAL = 0.6  # [m], 000 Table 1
+ALPHA = math.radians(20.0)  # Qi & Zhu 2025, Table 1
+HALF_DIAGONAL = 0.6  # [m], Qi & Zhu 2025, Table 1
 WIDTH = 2.0 * HALF_DIAGONAL * math.sin(ALPHA)  # [m]
 HEIGHT = 2.0 * HALF_DIAGONAL * math.cos(ALPHA)  # [m]
-DT = 0.01  # record sample interval [s] = 000's σ1
+DT = 0.01  # record sample interval [s] = Qi & Zhu's (2025) σ1
 DURATION = 20.0  # [s]
 DEG2 = (180.0 / math.pi) ** 2  # rad² → deg²
 
@@ -37,7 +37,7 @@ def random_records(n: int, *, seed: int = 2025, duration: float = DURATION, dt: 
 
     Each record: 30 random-phase harmonics in 0.5–6 Hz with Rayleigh amplitudes (a band-limited
     random vibration), times a burst envelope (rise 1 s from a random start in 2–6 s, hold 2–6 s,
-    decay 2 s, like the braking/shunting events of 000 Fig. 6a), scaled to a peak uniform in
+    decay 2 s, like the braking/shunting events of Qi & Zhu 2025, Fig. 6a), scaled to a peak uniform in
     0.25–0.6 g (g tan α = 0.36 g: some records never uplift, a few overturn).
     """
     rng = np.random.default_rng(seed)
@@ -57,7 +57,7 @@ def random_records(n: int, *, seed: int = 2025, duration: float = DURATION, dt: 
 
 def compare(theta: np.ndarray, ref: np.ndarray) -> tuple[float, float, float]:
     """MSE [rad²] and max |Δθ| [rad] over the entries finite in both (up to overturning), and the MSE
-    [rad²] over the records that overturn in neither (the response 000 Table 2 measures)."""
+    [rad²] over the records that overturn in neither (the response Qi & Zhu 2025, Table 2 measures)."""
     ok = np.isfinite(theta) & np.isfinite(ref)
     d = np.where(ok, theta - ref, 0.0)
     standing = ok.all(axis=1)

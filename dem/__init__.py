@@ -1,7 +1,7 @@
 """dem: a discrete element engine for rocking structures.
 
 Rigid bodies are clumps of overlapping spheres; contacts follow Hertz–Mindlin with viscous dashpots and
-Coulomb slip; integration is the PFC-style centred scheme (seed 004 §2). Kernels are Taichi: call
+Coulomb slip; integration is the PFC-style centred scheme (Itiola & El Shamy 2024, §2). Kernels are Taichi: call
 :func:`dem.init` once (or use the ``dem`` command line) before building a model; importing ``dem`` does
 not start Taichi.
 
@@ -16,16 +16,40 @@ not start Taichi.
     rows = sim.advance(10_000)
 """
 
-from .box_clump import box_clump
-from .clump import Box, ClumpTemplate, single_sphere, spheres
-from .materials import ContactLaw, Material
-from .model import Model, ModelBuilder
-from .run import RunResult, SimulationUnstable, run_scene
-from .runtime import init
-from .scene import Param, Scene, build_scene
-from .solver import Simulation
-from .timestep import estimate_critical_timestep
-from .walls import WallMotion
+import os as _os
+from importlib import import_module as _import_module
+
+# Taichi prints a banner when it is imported; dem's commands and scripts say what they run themselves
+# (ENABLE_TAICHI_HEADER_PRINT=1 restores it).
+_os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
+
+from .box_clump import box_clump  # noqa: E402  (after the environment default above)
+from .clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
+from .materials import ContactLaw, Material  # noqa: E402
+from .scene import Param, Scene, build_scene  # noqa: E402
+from .walls import WallMotion  # noqa: E402
+
+# The names whose modules import Taichi are loaded on first use (PEP 562), so that `import dem`,
+# `dem --help`, `dem scenes` and the post-processing modules do not import Taichi (about a second, and its
+# banner). The names above come from modules without Taichi; box_clump must be imported eagerly anyway:
+# importing the submodule dem.box_clump would otherwise bind the module, not the function, to the name.
+_LAZY = {
+    "Model": "model", "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run",
+    "init": "runtime", "Simulation": "solver", "estimate_critical_timestep": "timestep",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'dem' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

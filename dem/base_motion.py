@@ -1,9 +1,9 @@
 """Base motion: a prescribed ground acceleration a(t) [m/s²] with its velocity v(t) [m/s] and displacement
-d(t) [m] along one direction, and its conversion to a wall's velocity table (spec §5).
+d(t) [m] along one direction, and its conversion to a wall's velocity table (below).
 
 Signals
-- :class:`RampedSine`: 004 Eq. 42, read as spec §5 does (below).
-- :class:`ExponentialSine`: 000 Eq. 44, a(t) = A0 (1 − e^{−βt}) sin ωt.
+- :class:`RampedSine`: Itiola & El Shamy 2024, Eq. 42, read as below.
+- :class:`ExponentialSine`: Qi & Zhu 2025, Eq. 44, a(t) = A0 (1 − e^{−βt}) sin ωt.
 - :class:`Recorded`: an accelerogram from arrays, a CSV file or a PEER NGA ``.AT2`` file.
 
 Every signal offers ``acceleration(t)``, ``velocity(t)``, ``displacement(t)`` (floats or NumPy arrays of
@@ -12,8 +12,8 @@ t [s]; a float in gives a float out), ``duration`` [s] (the acceleration is 0 af
 displacement are the exact integrals of the acceleration *as returned*, baseline correction included,
 so the three stay consistent at every t, not only at samples.
 
-Reading of 004 Eq. 42. The paper prints a velocity whose pieces do not balance dimensionally (the plateau
-is ``ü_max cos ωt``). Spec §5 reads it as the acceleration a(t) = b g env(t) sin ωt, ω = 2π f, with env
+Reading of Itiola & El Shamy 2024, Eq. 42. The paper prints a velocity whose pieces do not balance dimensionally (the
+plateau is ``ü_max cos ωt``). This module reads it as the acceleration a(t) = b g env(t) sin ωt, ω = 2π f, with env
 rising linearly 0 → 1 on [0, T], 1 on [T, L1], falling linearly 1 → 0 on [L1, L2], 0 after. Its exact
 integral has the printed shapes: A(ωt cos ωt − sin ωt) on the ramp with A = −b g/(T ω²), −(b g/ω) cos ωt
 on the plateau (so Eq. 42's ü_max stands for −b g/ω), A'(ωs cos ωs − sin ωs), s = t − L2, on the fade.
@@ -25,8 +25,8 @@ at v(L2) = 0; otherwise it does not.
 Baseline correction (all signals, same rule). The constant acceleration c = v_raw(t1)/(t1 − t0) is
 subtracted over the correction window [t0, t1] (RampedSine: [0, L2]; ExponentialSine: [0, duration],
 off by default; Recorded: the record's span), so v(t1) = 0 exactly and the base holds still afterwards at
-d(t1) = d_raw(t1) − c (t1 − t0)²/2. At 004's defaults c is 0 to rounding (1e-17 m/s²) and the base ends
-displaced by d(L2) = 0.0703 m (b = 0.5) and 0.0141 m (b = 0.1). A linear ramp of R seconds spanning
+d(t1) = d_raw(t1) − c (t1 − t0)²/2. At Itiola & El Shamy's (2024) defaults c is 0 to rounding (1e-17 m/s²) and the base
+ends displaced by d(L2) = 0.0703 m (b = 0.5) and 0.0141 m (b = 0.1). A linear ramp of R seconds spanning
 an odd number of half-periods (ωR = 9π for T = 4.5 s, 3π for the 1.5 s fade) leaves a net drift
 4 b g/(R ω³), an even number none, and the plateau none: 0.0176 + 0.0527 m at b = 0.5. The prose
 reading (L1 = 16, L2 = 20 s, a 4 s fade, 8π) ends at 0.0176 m (b = 0.5) and 0.0035 m (b = 0.1).
@@ -46,7 +46,7 @@ slightly so that the end of the signal is a sample.
 Demo::
 
     from dem.base_motion import RampedSine, Recorded
-    eq42 = RampedSine(pga_g=0.5)              # 004 Eq. 42: 0.5 g, 1 Hz, ramps at 4.5, 14.5, 16 s
+    eq42 = RampedSine(pga_g=0.5)              # Itiola & El Shamy 2024, Eq. 42: 0.5 g, 1 Hz, ramps at 4.5, 14.5, 16 s
     eq42.velocity(16.0), eq42.displacement(30.0)   # (0.0 m/s, 0.0703 m): the base ends at rest
     motion = eq42.wall_motion((1, 0, 0))     # WallMotion, velocity every 1 ms over [0, 16 s]
     builder.add_wall((0, 0, 0), (0, 0, 1), material=granite, size=(1.0, 0.75), motion=motion)
@@ -69,7 +69,7 @@ import numpy as np
 from .walls import WallMotion
 
 STANDARD_G = 9.81
-"""Gravity [m/s²] used to convert accelerations given in g (004 §5 uses 9.81)."""
+"""Gravity [m/s²] used to convert accelerations given in g (Itiola & El Shamy 2024, §5 uses 9.81)."""
 TABLE_DT = 1e-3
 """Default interval [s] of a wall's velocity table; see the module docstring for the error it gives."""
 
@@ -230,7 +230,7 @@ class _EnvelopeSine:
 
 @dataclass(frozen=True, kw_only=True)
 class RampedSine(BaseMotion):
-    """004 Eq. 42 as read by spec §5: a(t) = b g env(t) sin(2π f t) [m/s²], baseline-corrected to rest.
+    """Itiola & El Shamy 2024, Eq. 42 as read below: a(t) = b g env(t) sin(2π f t) [m/s²], baseline-corrected to rest.
 
     pga_g: b, peak acceleration in g [-] (0.5, and 0.1 for the low-intensity bridge); frequency f [Hz];
     ramp_end T, hold_end L1, stop L2 [s], 0 ≤ T ≤ L1 ≤ L2, L2 > 0: env rises 0 → 1 on [0, T], is 1 on
@@ -257,7 +257,8 @@ class RampedSine(BaseMotion):
         L2 = _finite("stop", self.stop, lo=0.0, strict=True, unit="[s]")
         if not (T <= L1 <= L2):
             raise ValueError(f"need 0 <= ramp_end <= hold_end <= stop [s], got {T!r}, {L1!r}, {L2!r}")
-        sig = _EnvelopeSine(b * g, 2.0 * math.pi * f, (0.0, T, L1, L2), (0.0, 1.0, 1.0, 0.0))  # 004 Eq. 42
+        # Itiola & El Shamy 2024, Eq. 42
+        sig = _EnvelopeSine(b * g, 2.0 * math.pi * f, (0.0, T, L1, L2), (0.0, 1.0, 1.0, 0.0))
         object.__setattr__(self, "_sig", sig)
         base = _Baseline.constant(0.0, L2, sig.v_end) if self.baseline_correct else None
         object.__setattr__(self, "_baseline", base)
@@ -276,7 +277,7 @@ class RampedSine(BaseMotion):
         return min(TABLE_DT, 1e-3 / self.frequency)
 
     def envelope(self, t):
-        """env(t) [-] of 004 Eq. 42."""
+        """env(t) [-] of Itiola & El Shamy 2024, Eq. 42."""
         return _out(t, self._sig.envelope(np.asarray(t, dtype=float)))
 
     def _raw(self, t):
@@ -285,9 +286,9 @@ class RampedSine(BaseMotion):
 
 @dataclass(frozen=True)
 class ExponentialSine(BaseMotion):
-    """000 Eq. 44: a(t) = A0 (1 − e^{−βt}) sin(ω t) [m/s²] for 0 ≤ t ≤ duration, 0 after.
+    """Qi & Zhu 2025, Eq. 44: a(t) = A0 (1 − e^{−βt}) sin(ω t) [m/s²] for 0 ≤ t ≤ duration, 0 after.
 
-    amplitude A0 [m/s²] (000 Table 1: 2 g); omega ω [rad/s]; beta β [1/s] (1.76); duration [s] (inf:
+    amplitude A0 [m/s²] (Qi & Zhu 2025, Table 1: 2 g); omega ω [rad/s]; beta β [1/s] (1.76); duration [s] (inf:
     never stops). The exact velocity oscillates about A0 β²/(ω(β² + ω²)) ≠ 0, so the base drifts, as
     the signal prescribes; baseline_correct (needs a finite duration) brings it to rest at ``duration``
     by a constant acceleration over [0, duration], as for the other signals.
@@ -326,7 +327,7 @@ class ExponentialSine(BaseMotion):
         e = np.exp(-b * tc)
         s = (w - e * (b * np.sin(w * tc) + w * np.cos(w * tc))) / den  # ∫0^t e^{−βτ} sin ωτ dτ
         c = (b + e * (w * np.sin(w * tc) - b * np.cos(w * tc))) / den  # ∫0^t e^{−βτ} cos ωτ dτ
-        v = a0 * ((1.0 - np.cos(w * tc)) / w - s)  # 000 Eq. 44 integrated once
+        v = a0 * ((1.0 - np.cos(w * tc)) / w - s)  # Qi & Zhu 2025, Eq. 44 integrated once
         # ∫0^t s dτ = (ω t − ∫ e^{−βτ}(β sin + ω cos) dτ)/(β² + ω²) = (ω t − β s − ω c)/(β² + ω²)
         d = a0 * (tc / w - np.sin(w * tc) / w**2 - (w * tc - b * s - w * c) / den)
         if math.isfinite(end):

@@ -1,8 +1,8 @@
-"""Box clumps graded in height (004 §3, §5.1): small spheres in a base zone (and optionally a top zone),
-large spheres in the core, on regular lattices, with edges where the box has them.
+"""Box clumps graded in height (Itiola & El Shamy 2024, §3, §5.1): small spheres in a base zone (and
+optionally a top zone), large spheres in the core, on regular lattices, with edges where the box has them.
 
 Template frame: x along the width W, y along the thickness T, z along the height H; origin at the box
-centre. The lattice spacing is ``spacing_ratio`` × the sphere diameter (004's "overlap ratio 0.75":
+centre. The lattice spacing is ``spacing_ratio`` × the sphere diameter (Itiola & El Shamy's (2024) "overlap ratio 0.75":
 neighbouring centres 1.5 R apart), rounded down so the spheres fill each zone evenly and symmetrically.
 
 Edges (``edges``). A box of spheres pivots on the sphere of its edge, so where that sphere sits sets the
@@ -25,16 +25,16 @@ at α = atan(b/h).
   tipping angle on a tilted base (the footprint ends at (b, −h)). What remains is r(1 − cos θ) ≤ r θ²/2 in
   the potential: relative to the drop from θ0 it is ≈ r θ0 / (2b) (Peña block, r = 5 mm, θ0 = 2.9°:
   1e-3), and it moves the angle where V peaks — the overturning angle of free rocking — to
-  atan(b/(h − r)) ≈ α + r sin α cos α / h (Peña 14.18° for 14.04°; the 004 pier with r = 80 mm 9.62° for
-  9.46°). The box's bottom and top faces, its mass and inertia from the solid box, and G are unchanged;
-  the lateral envelope lies r outside the side faces (r of each zone).
+  atan(b/(h − r)) ≈ α + r sin α cos α / h (Peña 14.18° for 14.04°; the Itiola & El Shamy (2024) pier with
+  r = 80 mm 9.62° for 9.46°). The box's bottom and top faces, its mass and inertia from the solid box,
+  and G are unchanged; the lateral envelope lies r outside the side faces (r of each zone).
 - ``"rounded"``: every outer row is tangent to its face (the envelope inside the box, as before issue
   15): b' = b − r, h' = h − r, so the block rocks like a less slender one, α' = atan((b − r)/(h − r))
   (Peña: 13.63°, first impact 2.2 % late; the pier: α' = 0.917 α), and uplifts at g (b − r)/h.
 
 With r1 = 5 mm, r2 = 25 mm and 0.15 m base and top zones, the Peña block (0.25 × 1.0 × 0.754 m) gets
 146,320 spheres with true edges (3,570 in its bottom layer) and 136,120 with rounded edges (3,333);
-004 Table 2 reports 132,231 without the zone sizes.
+Itiola & El Shamy 2024, Table 2 reports 132,231 without the zone sizes.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
         r_core: sphere radius in the core [m].
         r_base: sphere radius in the base zone [m] (default r_core); r_top likewise for the top zone.
         base_zone, top_zone: heights of the small-sphere zones [m] (0: none), with base + top < H.
-        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: 004).
+        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: Itiola & El Shamy 2024).
         edges: ``"true"`` (outer rows centred on the side faces: the box pivots on its own edges) or
             ``"rounded"`` (outer rows tangent to the side faces: it pivots r inside them); module docstring.
         zone_step: exact centre spacing (along x, along y) [m] of the base and top zones' lattices (of the

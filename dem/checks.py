@@ -1,4 +1,4 @@
-"""Checks made before any step runs: bodies starting inside walls."""
+"""Checks made before any step runs: bodies starting inside walls or inside each other."""
 
 from __future__ import annotations
 
@@ -32,3 +32,39 @@ def check_initial_overlaps(model: Model) -> None:
                     f"clump '{cs.name}' starts inside wall '{wall.name}': a sphere of radius {r[k]:.4g} m overlaps it "
                     f"by {overlap[k]:.4g} m (more than {INITIAL_OVERLAP_TOLERANCE:.0%} of its radius); "
                     f"move the body at least {overlap[k]:.4g} m along the wall normal {wall.normal.round(6).tolist()}")
+
+
+def check_initial_body_overlaps(model: Model) -> None:
+    """Raise ValueError naming both clumps if a body starts inside another: a hull sphere overlapping a
+    sphere of another body by more than INITIAL_OVERLAP_TOLERANCE of the smaller radius (bodies placed
+    just touching, as ModelBuilder.place_on does, pass)."""
+    from scipy.spatial import cKDTree
+
+    specs = list(model.clumps)
+    hulls = []
+    for cs in specs:
+        h = cs.template.hull
+        hulls.append((cs.position + cs.offsets[h] @ cs.rotation.T, cs.template.radii[h]))
+    for a in range(len(specs)):
+        xa, ra = hulls[a]
+        for b in range(a + 1, len(specs)):
+            xb, rb = hulls[b]
+            if np.linalg.norm(specs[a].position - specs[b].position) > model.bound_radius[a] + model.bound_radius[b]:
+                continue  # bounding spheres apart
+            pairs = cKDTree(xa).query_ball_tree(cKDTree(xb), float(ra.max() + rb.max()))
+            worst, where = 0.0, None
+            for i, js in enumerate(pairs):
+                if not js:
+                    continue
+                js = np.asarray(js)
+                ovl = ra[i] + rb[js] - np.linalg.norm(xb[js] - xa[i], axis=1)
+                ratio = ovl / np.minimum(ra[i], rb[js])
+                k = int(np.argmax(ratio))
+                if ratio[k] > worst:
+                    worst, where = float(ratio[k]), (float(ovl[k]), xa[i])
+            if worst > INITIAL_OVERLAP_TOLERANCE:
+                ovl, x = where
+                raise ValueError(
+                    f"clump '{specs[b].name}' starts inside clump '{specs[a].name}': spheres overlap by {ovl:.4g} m "
+                    f"near {np.round(x, 4).tolist()} m (more than {INITIAL_OVERLAP_TOLERANCE:.0%} of the smaller "
+                    f"radius); move them apart, or put one on the other with ModelBuilder.place_on")

@@ -78,11 +78,18 @@ def _cmd_run(a) -> int:
     except SimulationUnstable as e:
         print(f"dem: {e}", file=sys.stderr)
         return 3
-    s = result.summary
-    print(f"{s['scene']}: {s['steps']} steps of {s['dt']:.3g} s to t = {s['t_end']:.4g} s in {s['wall_time_s']:.2f} s "
-          f"({s['steps_per_s']:.4g} steps/s, {s['ball_steps_per_s']:.3g} ball-steps/s); max energy balance error "
-          f"{s['max_energy_error']:.2e}; output in {out}")
+    print(summary_line(result.summary, out))
     return 0
+
+
+def summary_line(s: dict, out) -> str:
+    """The run in one line: its physics (dem.headline), the energy balance, the steps and the wall time."""
+    from .headline import headline_text
+
+    physics = headline_text(s)
+    return (f"{s['scene']}: {physics + '; ' if physics else ''}energy balance error {s['max_energy_error']:.1e}; "
+            f"{s['steps']:,} steps of {s['dt']:.3g} s to t = {s['t_end']:.4g} s in {s['wall_time_s']:.2f} s wall "
+            f"({s['steps_per_s']:.3g} steps/s); output in {out}")
 
 
 def _cmd_scenes(a) -> int:
@@ -109,19 +116,49 @@ def _cmd_scenes(a) -> int:
 
 
 def _cmd_plot(a) -> int:
+    import json
+
+    from .columns import from_json, guess
     from .output import read_csv
-    from .plots import plot_history
 
     out = Path(a.out_dir)
+    if not (out / "history.csv").exists():
+        print(f"dem: error: out_dir must be an output folder with a history.csv, got {out}", file=sys.stderr)
+        return 2
     hist = read_csv(out / "history.csv")
-    if a.probes:
-        missing = [p for p in a.probes if p not in hist]
-        if missing:
-            print(f"dem: error: no column(s) {missing} in {out / 'history.csv'}; available: {sorted(hist)}",
-                  file=sys.stderr)
-            return 2
-        hist = {"t": hist["t"]} | {p: hist[p] for p in a.probes}
-    for p in plot_history(hist, out, title=out.name):
+    summary = json.loads((out / "summary.json").read_text()) if (out / "summary.json").exists() else {}
+    columns = from_json(summary.get("columns"))
+    columns |= {n: guess(n) for n in hist if n not in columns}
+    if a.list:
+        for n in hist:
+            c = columns[n]
+            print(f"{n:24s} [{c.unit}]  {c.meaning}")
+        return 0
+    missing = [p for p in a.columns if p not in hist]
+    if missing:
+        print(f"dem: error: no column(s) {missing} in {out / 'history.csv'}; available: {', '.join(hist)} "
+              f"(dem plot {out} --list gives their units and meanings)", file=sys.stderr)
+        return 2
+    dest = Path(a.out) if a.out else None
+    if a.columns and dest is not None and dest.suffix.lower() != ".png":
+        print(f"dem: error: --out must be a .png file when COLUMNS are given, got {a.out!r}", file=sys.stderr)
+        return 2
+    if not a.columns and dest is not None and dest.suffix:
+        print(f"dem: error: without COLUMNS --out is a folder for the plot_*.png files, got {a.out!r}",
+              file=sys.stderr)
+        return 2
+    from .headline import motion_summary
+    from .plots import plot_columns, plot_history
+
+    motion = motion_summary(hist, columns)
+    mu = (summary.get("params") or {}).get("mu")
+    title = summary.get("scene", out.name)
+    if a.columns:
+        path = plot_columns(hist, a.columns, dest or out / "plot_columns.png", title=title, columns=columns,
+                            motion=motion, mu=mu, full=a.full)
+        print(path)
+        return 0
+    for p in plot_history(hist, dest or out, title=title, columns=columns, motion=motion, mu=mu, full=a.full):
         print(p)
     return 0
 
@@ -132,15 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     _add_run(sub)
     s = sub.add_parser("scenes", help="list the scenes, or one scene's parameters")
     s.add_argument("--params", metavar="SCENE", default=None)
-    pl = sub.add_parser("plot", help="plot history.csv of an output folder")
-    pl.add_argument("out_dir")
-    pl.add_argument("probes", nargs="*", help="columns to plot (default: all, grouped)")
+    pl = sub.add_parser("plot", help="plot history.csv of an output folder (units from summary.json)")
+    pl.add_argument("out_dir", help="output folder of 'dem run'")
+    pl.add_argument("columns", nargs="*", metavar="COLUMN",
+                    help="columns to plot in one figure, an axis per quantity (default: every figure plot_*.png)")
+    pl.add_argument("--out", default=None, metavar="PATH",
+                    help="with COLUMNS: the .png file (default OUT_DIR/plot_columns.png); without: the folder for "
+                         "plot_*.png (default OUT_DIR)")
+    pl.add_argument("--full", action="store_true",
+                    help="the whole record on the time axis (default: up to shortly after the motion settles)")
+    pl.add_argument("--list", action="store_true", help="list the columns with their units and meanings")
     r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
     from .render import add_arguments as _render_args
     from .render import main as _cmd_render  # imports pyvista only when it renders
 
     _render_args(r)
-    v = sub.add_parser("validate", help="run the validation cases and write a report (docs/validation by default)")
+    v = sub.add_parser("validate", help="run the validation cases and write a report (runs/validation by default)")
     from .validate import add_arguments as _validate_args
     from .validate import main as _cmd_validate
 

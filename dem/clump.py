@@ -1,5 +1,5 @@
 """Clump templates: a rigid body's spheres in its own frame, which of them are on the hull, and its
-mass properties computed from the spheres (004 Eq. 13–16) or from the solid shape they stand for.
+mass properties computed from the spheres (Itiola & El Shamy 2024, Eq. 13–16) or from the solid shape they stand for.
 """
 
 from __future__ import annotations
@@ -85,11 +85,11 @@ class ClumpTemplate:
         return int(self.hull.sum())
 
     def sphere_volume(self) -> float:
-        """Σ (4/3)πR³ [m³]: counts overlaps more than once (why 004 uses a fictitious density)."""
+        """Σ (4/3)πR³ [m³]: counts overlaps more than once (why Itiola & El Shamy 2024 uses a fictitious density)."""
         return float(4.0 / 3.0 * np.pi * np.sum(self.radii**3))
 
     def mass_from_spheres(self, density: float) -> MassProperties:
-        """004 Eq. 13–16: m = Σm_p, x_G = Σm_p x_p/m, I = Σ m_p[(|r|²𝟙 − r rᵀ) + (2/5)R_p²𝟙]."""
+        """Itiola & El Shamy 2024, Eq. 13–16: m = Σm_p, x_G = Σm_p x_p/m, I = Σ m_p[(|r|²𝟙 − r rᵀ) + (2/5)R_p²𝟙]."""
         if not density > 0:
             raise ValueError(f"density must be > 0 [kg/m³], got {density}")
         m_p = density * 4.0 / 3.0 * np.pi * self.radii**3

@@ -3,13 +3,14 @@
 Sign conventions: δ > 0 is the overlap [m]; δ̇ > 0 when the bodies approach [m/s]; forces are
 magnitudes along the contact normal [N]. The shear law works on vectors in the contact plane.
 
-Hertz–Mindlin (004 §2.1, PFC "hertz"), with R̄ the contact radius (2R₁R₂/(R₁+R₂) ball–ball, R ball–wall):
+Hertz–Mindlin (Itiola & El Shamy 2024, §2.1, PFC "hertz"), with R̄ the contact radius (2R₁R₂/(R₁+R₂) ball–ball, R
+ball–wall):
     h_n = 2G√(2R̄) / (3(1−ν))                      normal stiffness factor, F_n = h_n δ^{3/2}
     k_n = dF_n/dδ = (3/2) h_n √δ                   tangent normal stiffness
-    k_s = 2(3G²(1−ν)R̄)^{1/3} / (2−ν) · F_n^{1/3}   004's shear stiffness; with F_n = h_n δ^{3/2} the cube
+    k_s = 2(3G²(1−ν)R̄)^{1/3} / (2−ν) · F_n^{1/3}   the paper's shear stiffness; with F_n = h_n δ^{3/2} the cube
         = 2G√(2R̄δ) / (2−ν)                        root simplifies exactly to this form (no pow needed)
     dashpots: 2β√(m_c k) δ̇ with k = k_n (normal) or k_s (shear); the shear dashpot is cut while sliding.
-Strain energy: normal ∫F_n dδ = (2/5) h_n δ^{5/2}; shear |F_s|²/(2k_s) (spec §4).
+Strain energy: normal ∫F_n dδ = (2/5) h_n δ^{5/2}; shear |F_s|²/(2k_s) (Itiola & El Shamy 2024, §4.2).
 """
 
 
@@ -61,8 +62,8 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
     c_n = 0.0
     c_s = 0.0
     if law == LAW_LINEAR:
-        k_n = p[PAIR_KN]  # 004 Eq. 1
-        k_s = p[PAIR_KS]  # 004 Eq. 2
+        k_n = p[PAIR_KN]  # Itiola & El Shamy 2024, Eq. 1
+        k_s = p[PAIR_KS]  # Itiola & El Shamy 2024, Eq. 2
         f_e = k_n * delta
         e_n = 0.5 * k_n * delta * delta
         c_n = 2.0 * p[PAIR_BN] * ti.sqrt(m_c * k_n)
@@ -70,7 +71,7 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
         f_d = c_n * delta_dot
     else:
         sq = ti.sqrt(delta)
-        h_n = p[PAIR_HFAC] * ti.sqrt(2.0 * r_eff)  # 004 Eq. 5: h_n = 2G√(2R̄)/(3(1−ν))
+        h_n = p[PAIR_HFAC] * ti.sqrt(2.0 * r_eff)  # Itiola & El Shamy 2024, Eq. 5: h_n = 2G√(2R̄)/(3(1−ν))
         f_e = h_n * delta * sq  # δ^{3/2} as δ·√δ (no pow on Vulkan f64)
         k_n = 1.5 * h_n * sq
         k_s = p[PAIR_KSRATIO] * k_n  # = 2G√(2R̄δ)/(2−ν), module docstring
@@ -79,9 +80,9 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
         c_n = 2.0 * p[PAIR_BN] * root_mk
         c_s = 2.0 * p[PAIR_BS] * root_mk * p[PAIR_SQRT_KSRATIO]
         if law == LAW_HERTZ:
-            f_d = c_n * delta_dot  # 004 Step 3
+            f_d = c_n * delta_dot  # Itiola & El Shamy 2024, Step 3
         else:
-            # 003 Table 2: F = Kδ^{3/2}(1 + χ̂ δ̇/δ̇⁻), K = h_n (same Hertz stiffness)
+            # Xu et al. 2022, Table 2: F = Kδ^{3/2}(1 + χ̂ δ̇/δ̇⁻), K = h_n (same Hertz stiffness)
             c_n = f_e * p[PAIR_CHI] / ti.max(v_impact, 1e-12)
             f_d = c_n * delta_dot
     if p[PAIR_NOTENSION] > 0.5 and f_e + f_d < 0.0:
@@ -92,7 +93,7 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
 
 @ti.func
 def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
-    """Incremental Mindlin shear force with Coulomb slip (004 §2.1 Step 2 and 4).
+    """Incremental Mindlin shear force with Coulomb slip (Itiola & El Shamy 2024, §2.1 Step 2 and 4).
 
     Args:
         p: material-pair parameters; fs_old: shear force of the last step [N] (vector);
@@ -124,7 +125,7 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
         c_eff = 0.0
         t_mag = ti.sqrt(t2)
         new = trial * (f_max / t_mag)
-        damp = ti.Vector([0.0, 0.0, 0.0])  # slip-cut: no shear dashpot while sliding (004 Step 4)
+        damp = ti.Vector([0.0, 0.0, 0.0])  # slip-cut: no shear dashpot while sliding (Itiola & El Shamy 2024, Step 4)
         if k_s > 0.0:
             slip = f_max * (t_mag - f_max) / k_s  # force at the limit × slip distance
     e_s = 0.0
@@ -137,7 +138,7 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
 # Host-side relations (NumPy/SciPy), used to choose β and to check the engine.
 
 def hertz_stiffness_factor(shear_modulus: float, poisson: float, radius_eff: float) -> float:
-    """h_n = 2G√(2R̄)/(3(1−ν)) [N/m^{3/2}] (004 Eq. 5)."""
+    """h_n = 2G√(2R̄)/(3(1−ν)) [N/m^{3/2}] (Itiola & El Shamy 2024, Eq. 5)."""
     return 2.0 * shear_modulus * math.sqrt(2.0 * radius_eff) / (3.0 * (1.0 - poisson))
 
 

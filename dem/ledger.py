@@ -1,4 +1,4 @@
-"""Energy ledger (spec §4; 004 §4.2, Eq. 38 with the boundary work added).
+"""Energy ledger (Itiola & El Shamy 2024, §4.2, Eq. 38 with the boundary work added).
 
 Work terms accumulate step by step inside the kernels; state terms are evaluated at the record time.
 Balance, measured from the initial state:  E_body + E_boundary = ΔE_kinetic + E_strain + E_damping + E_friction.

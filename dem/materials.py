@@ -21,12 +21,12 @@ DAMPING_MASSES_IN_KERNELS = ("body",)
 class ContactLaw(enum.IntEnum):
     """Normal force law of a contact. The shear law is Mindlin's incremental spring with Coulomb slip."""
 
-    HERTZ_MINDLIN = 0  # 004 §2.1: F = h_n δ^{3/2} + viscous dashpot 2β√(m_c k_n) δ̇
-    LINEAR = 1  # 004 Eq. 1–2: F = k_n δ + dashpot 2β√(m_c k_n) δ̇, constant k_s
-    HUNT_CROSSLEY = 2  # 003 Eq. 5–6: F = Kδ^{3/2} [1 + 3(1−c_e)/2 · δ̇/δ̇⁻]
-    LANKARANI_NIKRAVESH = 3  # 003 Eq. 8: F = Kδ^{3/2} [1 + 3(1−c_e²)/4 · δ̇/δ̇⁻]
-    GONTHIER = 4  # 003 Eq. 9–10, factor (1−c_e²)/c_e (spec §2 reading)
-    FLORES = 5  # 003 Eq. 13: F = Kδ^{3/2} [1 + 8(1−c_e)/(5c_e) · δ̇/δ̇⁻]
+    HERTZ_MINDLIN = 0  # Itiola & El Shamy 2024, §2.1: F = h_n δ^{3/2} + viscous dashpot 2β√(m_c k_n) δ̇
+    LINEAR = 1  # Itiola & El Shamy 2024, Eq. 1–2: F = k_n δ + dashpot 2β√(m_c k_n) δ̇, constant k_s
+    HUNT_CROSSLEY = 2  # Xu et al. 2022, Eq. 5–6: F = Kδ^{3/2} [1 + 3(1−c_e)/2 · δ̇/δ̇⁻]
+    LANKARANI_NIKRAVESH = 3  # Xu et al. 2022, Eq. 8: F = Kδ^{3/2} [1 + 3(1−c_e²)/4 · δ̇/δ̇⁻]
+    GONTHIER = 4  # Xu et al. 2022, Eq. 9–10, factor (1−c_e²)/c_e (docs/references.md)
+    FLORES = 5  # Xu et al. 2022, Eq. 13: F = Kδ^{3/2} [1 + 8(1−c_e)/(5c_e) · δ̇/δ̇⁻]
 
 
 IMPACT_LAWS = (
@@ -38,23 +38,23 @@ IMPACT_LAWS = (
 
 
 def impact_damping_factor(law: ContactLaw, restitution: float) -> float:
-    """χ̂ in F = Kδ^{3/2} (1 + χ̂ δ̇/δ̇⁻) for the impact laws of seed 003 §2.2 (dimensionless).
+    """χ̂ in F = Kδ^{3/2} (1 + χ̂ δ̇/δ̇⁻) for the impact laws of Xu et al. 2022, §2.2 (dimensionless).
 
     δ̇⁻ is the normal approach speed when the contact forms. Gonthier's factor is read as (1−c_e²)/c_e:
-    003 Eq. 9 prints (1−c_e²)/c_e², but its own Eq. 10 (χ = dK/(c_e δ̇⁻), d = 1−c_e²) gives the form
-    used here, which is the one that reproduces a separation speed c_e·v (spec §2).
+    Xu et al. 2022, Eq. 9 prints (1−c_e²)/c_e², but its own Eq. 10 (χ = dK/(c_e δ̇⁻), d = 1−c_e²) gives the form
+    used here, which is the one that reproduces a separation speed c_e·v (docs/references.md).
     """
     e = float(restitution)
     if not 0.0 < e <= 1.0:
         raise ValueError(f"restitution must be in (0, 1], got {restitution}")
     if law == ContactLaw.HUNT_CROSSLEY:
-        return 1.5 * (1.0 - e)  # 003 Eq. 6: b = 3K(1−c_e)/(2δ̇⁻)
+        return 1.5 * (1.0 - e)  # Xu et al. 2022, Eq. 6: b = 3K(1−c_e)/(2δ̇⁻)
     if law == ContactLaw.LANKARANI_NIKRAVESH:
-        return 0.75 * (1.0 - e * e)  # 003 Eq. 8
+        return 0.75 * (1.0 - e * e)  # Xu et al. 2022, Eq. 8
     if law == ContactLaw.GONTHIER:
-        return (1.0 - e * e) / e  # 003 Eq. 10 with d = 1 − c_e²
+        return (1.0 - e * e) / e  # Xu et al. 2022, Eq. 10 with d = 1 − c_e²
     if law == ContactLaw.FLORES:
-        return 8.0 * (1.0 - e) / (5.0 * e)  # 003 Eq. 12–13
+        return 8.0 * (1.0 - e) / (5.0 * e)  # Xu et al. 2022, Eq. 12–13
     return 0.0
 
 
@@ -71,16 +71,17 @@ class Material:
         law: normal force law (:class:`ContactLaw`).
         normal_stiffness: k_n [N/m] of the linear law.
         shear_stiffness: k_s [N/m] of the linear law.
-        restitution: c_e [-] of the impact laws (seed 003).
+        restitution: c_e [-] of the impact laws (Xu et al. 2022).
         no_tension: if True the total normal force (spring + dashpot) is clipped at zero; the paper
-            (004, "full normal behaviour") lets the dashpot pull at the end of an impact, so the default
-            is False.
+            (Itiola & El Shamy 2024, "full normal behaviour") lets the dashpot pull at the end of an impact, so the
+            default is False.
         density: ρ [kg/m³] used when a clump's mass is computed from its spheres or its solid shape.
-        damping_mass: the mass m_c in each dashpot's 2β√(m_c k): ``"body"`` (004, the default: the body's
-            mass, the two bodies' reduced mass between bodies, at every contact) or ``"shared"`` (that mass
-            shared among the contacts of one interface in proportion to their normal stiffness, so the
-            interface's damping ratio is β whatever the packing; docs/damping.md). The contact kernels do
-            not support ``"shared"`` yet: a model using it is refused when it is built (:func:`pair_vector`).
+        damping_mass: the mass m_c in each dashpot's 2β√(m_c k): ``"body"`` (Itiola & El Shamy 2024, the
+            default: the body's mass, the two bodies' reduced mass between bodies, at every contact) or
+            ``"shared"`` (that mass shared among the contacts of one interface in proportion to their normal
+            stiffness, so the interface's damping ratio is β whatever the packing; docs/damping.md). The
+            contact kernels do not support ``"shared"`` yet: a model using it is refused when it is built
+            (:func:`pair_vector`).
     """
 
     shear_modulus: float = 0.0
@@ -113,7 +114,7 @@ class Material:
     def linear(cls, *, normal_stiffness: float, shear_stiffness: float, friction: float,
                damping_normal: float = 0.0, damping_shear: float = 0.0, density: float = 0.0,
                damping_mass: str = "body") -> Material:
-        """Linear spring–dashpot material (004 Eq. 1–2)."""
+        """Linear spring–dashpot material (Itiola & El Shamy 2024, Eq. 1–2)."""
         return cls(law=ContactLaw.LINEAR, normal_stiffness=normal_stiffness, shear_stiffness=shear_stiffness,
                    friction=friction, damping_normal=damping_normal, damping_shear=damping_shear,
                    density=density, damping_mass=damping_mass).validated()
@@ -121,7 +122,7 @@ class Material:
     @classmethod
     def impact(cls, law: ContactLaw, *, shear_modulus: float, poisson: float, restitution: float,
                friction: float = 0.0, damping_shear: float = 0.0, density: float = 0.0) -> Material:
-        """One of the impact laws of seed 003 (Hunt–Crossley, Lankarani–Nikravesh, Gonthier, Flores)."""
+        """One of the impact laws of Xu et al. 2022 (Hunt–Crossley, Lankarani–Nikravesh, Gonthier, Flores)."""
         if law not in IMPACT_LAWS:
             raise ValueError(f"law must be one of {[x.name for x in IMPACT_LAWS]}, got {law!r}")
         return cls(law=law, shear_modulus=shear_modulus, poisson=poisson, restitution=restitution,

@@ -202,6 +202,28 @@ class ModelBuilder:
                                                   np.full(template.sphere_count, -1, np.int32)]
         return len(self.clumps) - 1
 
+    def place_on(self, upper: int, lower: int, *, register: bool = True, gap: float = 0.0):
+        """Put clump `upper` on clump `lower` (both already added): shift it horizontally by less than one
+        sphere spacing so that its bottom lattice is in register with `lower`'s top lattice (the most
+        touching sphere pairs), then move it along −gravity until the two just touch, plus `gap` [m].
+
+        Add the upper body roughly where it should stand (any height, horizontally over the lower one);
+        this finishes the job. Returns a :class:`dem.placement.Placement` (the shift [m] and the number of
+        touching sphere pairs). Out of register, a body rests on its few best-aligned pairs: see
+        dem.placement.
+        """
+        from .placement import place
+
+        self._check_clump(upper)
+        self._check_clump(lower)
+        if upper == lower:
+            raise ValueError(f"place_on needs two different clumps, got upper = lower = {upper}")
+        if not (np.isfinite(gap) and gap >= 0):
+            raise ValueError(f"gap must be >= 0 [m], got {gap}")
+        if not np.linalg.norm(self.gravity) > 0:
+            raise ValueError("place_on needs gravity to tell up from down (ModelBuilder(gravity=...))")
+        return place(self.clumps[lower], self.clumps[upper], -self.gravity, register=register, gap=gap)
+
     def add_wall(self, origin, normal, *, material: Material, u_axis=None, size=None,
                  motion: WallMotion | None = None, name: str = "") -> int:
         """Add a plane (or a facet of ``size`` = (along u, along v) [m]); returns its index."""

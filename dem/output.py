@@ -1,5 +1,7 @@
 """Output files written so that an interrupted run never leaves a half-written file: each file is
-written to a temporary name in the same folder and moved over the old one in one step (os.replace)."""
+written to a temporary name in the same folder and moved over the old one in one step (os.replace).
+Files get the permissions of an ordinary new file (0666 less the umask: 0644 usually), not the 0600 of a
+temporary file."""
 
 from __future__ import annotations
 
@@ -11,6 +13,15 @@ from pathlib import Path
 import numpy as np
 
 
+def _file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+FILE_MODE = _file_mode()
+
+
 def _atomic_write(path: Path, write) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -20,6 +31,7 @@ def _atomic_write(path: Path, write) -> None:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, FILE_MODE)  # mkstemp made it 0600
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -36,6 +36,8 @@ def _define_types(real):
         blk_a=ti.types.vector(DAMP_WIDTH, real),  # a's damping block about its centre (implicit dashpots)
         hist=ti.types.vector(4, real),  # new shear history (force on a [N], δ̇⁻ [m/s])
         point=v3, f_rec=v3, fn_rec=real, kn=real, cn=real, lever2_a=real, lever2_b=real,  # for the record
+        # for the frames (snapshot.py): as in wall_contact.WallHit
+        normal=v3, overlap=real, fn_elastic=real, fn_dashpot=real, shear=v3, shear_dashpot=v3,
     )
 
 
@@ -93,8 +95,14 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, impli
         hit.e_strain = en + es
         hit.ratio = overlap / ti.min(bi[3], bj[3])
         hit.point = xc
+        hit.normal = n
+        hit.overlap = overlap
         hit.f_rec = f_el + f_dp
         hit.fn_rec = fe + fd
+        hit.fn_elastic = fe
+        hit.fn_dashpot = fd
+        hit.shear = fs
+        hit.shear_dashpot = fsd
         hit.kn = kn
         hit.cn = cn
         la = arm_a.cross(n)

@@ -1,7 +1,9 @@
 """Probes: named quantities computed from the record rows (vectorised, on the host).
 
 Each probe's ``evaluate(rows, ctx)`` returns columns for history.csv. ``ctx`` gives the model and the
-record layout. Angles are in degrees where the name says ``_deg``; everything else is SI.
+record layout. ``columns(model)`` describes those columns (unit, meaning, family, legend label; see
+dem.columns), for summary.json and the plots. Angles are in degrees where the name says ``_deg``;
+everything else is SI.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import columns as K
+from .columns import Column
 from .record import C_FORCE, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, RecordLayout
 
 
@@ -31,6 +35,23 @@ def quat_rotate(q: np.ndarray, v) -> np.ndarray:
 def _unit(v) -> np.ndarray:
     v = np.asarray(v, float)
     return v / np.linalg.norm(v)
+
+
+def _body(model, c: int) -> str:
+    """A clump's name for legends."""
+    try:
+        return model.clumps[c].name
+    except (AttributeError, IndexError, TypeError):
+        return f"body {c}"
+
+
+def _axis(v) -> str:
+    """A direction for text: 'x', '−z' or '(0.6, 0, 0.8)'."""
+    v = _unit(v)
+    for k, name in enumerate("xyz"):
+        if abs(abs(v[k]) - 1.0) < 1e-12:
+            return name if v[k] > 0 else "−" + name
+    return "(" + ", ".join(f"{x:.3g}" for x in v) + ")"
 
 
 @dataclass
@@ -58,6 +79,16 @@ class RockingAngle:
             out[self.name.replace("_deg", "") + "_over_alpha"] = th / self.alpha
         return out
 
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        out = {self.name: Column("deg", f"rotation of {b} about {_axis(self.axis)} from its initial attitude", K.ANGLE,
+                                 b)}
+        if self.alpha:
+            out[self.name.replace("_deg", "") + "_over_alpha"] = Column(
+                "-", f"rotation of {b} ÷ its slenderness α = {np.degrees(self.alpha):.4g}° (1: tipping point)",
+                K.ANGLE_ALPHA, b)
+        return out
+
 
 @dataclass
 class AngularVelocity:
@@ -73,6 +104,13 @@ class AngularVelocity:
         out = {self.name: w}
         if self.p:
             out[self.name + "_over_p"] = w / self.p
+        return out
+
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        out = {self.name: Column("rad/s", f"angular velocity of {b} about {_axis(self.axis)}", K.OMEGA, b)}
+        if self.p:
+            out[self.name + "_over_p"] = Column("-", f"angular velocity of {b} ÷ p = {self.p:.4g} rad/s", K.OMEGA_P, b)
         return out
 
 
@@ -95,6 +133,17 @@ class BodyMotion:
         return {f"{self.prefix}_ux": (x - x0) @ h, f"{self.prefix}_uz": (x - x0) @ up,
                 f"{self.prefix}_ax": acc @ h, f"{self.prefix}_az": acc @ up}
 
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        h, v = _axis(self.horizontal), _axis(self.up)
+        return {f"{self.prefix}_ux": Column("m", f"displacement of {b}'s centre of mass along {h} since t = 0",
+                                            K.DISP_H, b),
+                f"{self.prefix}_uz": Column("m", f"displacement of {b}'s centre of mass along {v} since t = 0",
+                                            K.DISP_V, b),
+                f"{self.prefix}_ax": Column("m/s²", f"acceleration of {b}'s centre of mass along {h}", K.ACC_H, b),
+                f"{self.prefix}_az": Column("m/s²", f"acceleration of {b}'s centre of mass along {v} (−g in free fall)",
+                                            K.ACC_V, b)}
+
 
 @dataclass
 class BodyVelocity:
@@ -106,6 +155,11 @@ class BodyVelocity:
 
     def evaluate(self, rows, ctx):
         return {self.name: ctx.layout.clump(rows, self.clump, C_VEL) @ _unit(self.direction)}
+
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        return {self.name: Column("m/s", f"velocity of {b}'s centre of mass along {_axis(self.direction)}",
+                                  K.VELOCITY, b)}
 
 
 @dataclass
@@ -120,6 +174,11 @@ class ContactForceRatio:
         f = ctx.layout.clump(rows, self.clump, C_FORCE)
         return {self.name: np.linalg.norm(f, axis=1) / self.weight}
 
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        return {self.name: Column("-", f"|total contact force on {b}| ÷ {self.weight:.4g} N", K.FORCE_RATIO,
+                                  f"{b}: total")}
+
 
 @dataclass
 class ContactMoment:
@@ -131,6 +190,11 @@ class ContactMoment:
 
     def evaluate(self, rows, ctx):
         return {self.name: ctx.layout.clump(rows, self.clump, C_TORQUE) @ _unit(self.axis)}
+
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        return {self.name: Column("N·m", f"contact moment on {b} about its centre of mass along {_axis(self.axis)}",
+                                  K.MOMENT, b)}
 
 
 @dataclass
@@ -145,6 +209,10 @@ class GroupForceRatio:
         s = ctx.layout.slot(rows, self.slot)
         return {self.name: np.linalg.norm(s[:, 0:3], axis=1) / self.weight}
 
+    def columns(self, model=None):
+        return {self.name: Column("-", f"|contact force on the sphere group {self.name}| ÷ {self.weight:.4g} N",
+                                  K.FORCE_RATIO, "spheres: " + self.name.removeprefix("force_ratio_"))}
+
 
 @dataclass
 class GroupForce:
@@ -156,6 +224,10 @@ class GroupForce:
 
     def evaluate(self, rows, ctx):
         return {self.name: ctx.layout.slot(rows, self.slot)[:, 0:3] @ _unit(self.direction)}
+
+    def columns(self, model=None):
+        return {self.name: Column("N", f"contact force on the sphere group {self.name} along "
+                                       f"{_axis(self.direction)}", K.FORCE, self.name)}
 
 
 @dataclass
@@ -169,6 +241,10 @@ class AccelerationMagnitude:
         m = ctx.model
         acc = ctx.layout.clump(rows, self.clump, C_FORCE) / m.mass[self.clump] + m.gravity
         return {self.name: np.linalg.norm(acc, axis=1) / np.linalg.norm(m.gravity)}
+
+    def columns(self, model=None):
+        b = _body(model, self.clump)
+        return {self.name: Column("g", f"|acceleration of {b}'s centre of mass| ÷ |g| (1 in free fall)", K.ACC_G, b)}
 
 
 @dataclass
@@ -209,6 +285,19 @@ class Interface:
         return {f"{self.prefix}_H": f @ h, f"{self.prefix}_V": v, f"{self.prefix}_V_ratio": v / self.static_load,
                 f"{self.prefix}_ecc": ecc, f"{self.prefix}_friction": fric, f"{self.prefix}_contacts": count}
 
+    def columns(self, model=None):
+        p, b, h = self.prefix, _body(model, self.clump), _axis(self.horizontal)
+        on = f"on {b} across interface {p}"
+        return {f"{p}_H": Column("N", f"horizontal resultant along {h} of the contact forces {on}", K.IF_H, p),
+                f"{p}_V": Column("N", f"vertical resultant of the contact forces {on}", K.IF_V, p),
+                f"{p}_V_ratio": Column("-", f"vertical resultant {on} ÷ its static load {self.static_load:.4g} N",
+                                       K.IF_V_RATIO, p),
+                f"{p}_ecc": Column("-", f"eccentricity of the vertical resultant along {h} from the interface centre ÷ "
+                                        f"the width {self.width:.4g} m (±1/6: middle third)", K.IF_ECC, p),
+                f"{p}_friction": Column("-", f"|horizontal resultant| ÷ vertical resultant {on} (slides at μ)",
+                                        K.IF_FRICTION, p),
+                f"{p}_contacts": Column("-", f"number of sphere contacts {on}", K.IF_CONTACTS, p)}
+
 
 @dataclass
 class WallMotionProbe:
@@ -231,6 +320,17 @@ class WallMotionProbe:
             acc = (wm.at(t + h) - wm.at(np.maximum(t - h, 0.0))) @ d / np.where(t > h, 2 * h, h)
         return {f"{self.prefix}_vel": vel @ d, f"{self.prefix}_disp": disp @ d, f"{self.prefix}_acc": acc}
 
+    def columns(self, model=None):
+        try:
+            w = model.walls[self.wall].name
+        except (AttributeError, IndexError, TypeError):
+            w = f"wall {self.wall}"
+        d = _axis(self.direction)
+        return {f"{self.prefix}_vel": Column("m/s", f"velocity of {w} along {d} (prescribed)", K.BASE_VEL, w),
+                f"{self.prefix}_disp": Column("m", f"displacement of {w} along {d} since t = 0", K.BASE_DISP, w),
+                f"{self.prefix}_acc": Column("m/s²", f"acceleration of {w} along {d} (derivative of the prescribed "
+                                                     "velocity)", K.BASE_ACC, w)}
+
 
 @dataclass
 class ForceProfile:
@@ -249,4 +349,7 @@ class ForceProfile:
         return np.column_stack(cols) / self.weight
 
     def evaluate(self, rows, ctx):
+        return {}
+
+    def columns(self, model=None):
         return {}

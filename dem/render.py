@@ -4,10 +4,15 @@
     dem render runs/pena_block --frame 0 --color-by velocity:z --camera front --out first.png
     dem render runs/pena_block --movie rocking.gif --fps 20 --size 640 480
     dem render runs/pena_block --movie rocking.mp4      # needs imageio and imageio-ffmpeg
+    dem render runs/stack --contacts-only --camera front   # the contact network between two blocks
 
-A picture shows the spheres as sphere glyphs of their true radius coloured by a field, the walls (grey,
-half transparent), the contact forces (a tube from each contact point into the wall, its length and colour
-proportional to the normal force: the wall's reaction diagram), the time and one scalar bar per colour.
+A picture shows the spheres as sphere glyphs of their true radius coloured by a field (or by body, with
+one colour per body and a legend naming them), the walls (grey, half transparent), the contact forces (a
+tube from each contact point along the force's line of action into the wall or the other body, its
+length and colour proportional to the normal force: the reaction diagram of each interface), the time,
+and a scalar bar per colour. The camera frames the bodies, not the walls. Where bodies touch bodies the
+spheres are drawn translucent so that the contacts between them show (``--opacity``); ``--contacts-only``
+leaves the spheres out (each body's outline instead).
 
 Off-screen rendering needs an OpenGL context without a window: VTK's pip wheels use EGL (Mesa's libEGL,
 Debian libegl1 + libgl1-mesa-dri) or OSMesa (libosmesa6) when there is no X display; this module picks
@@ -28,6 +33,7 @@ import numpy as np
 from .results import Results, load_results
 
 FIELDS = {"velocity": "m/s", "angular_velocity": "rad/s", "contact_force": "N", "radius": "m", "clump_id": ""}
+CATEGORICAL = ("clump_id",)  # one colour per value, a legend instead of a colour bar
 COMPONENTS = {"x": 0, "y": 1, "z": 2, "mag": None}
 # camera direction (focal point → camera) and view-up; scenes are z-up with rocking in x (see scenes/)
 CAMERAS = {
@@ -42,6 +48,8 @@ MOVIE_SUFFIXES = (".gif", ".mp4")
 FORCE_LENGTH = 0.15  # the largest normal force's tube, as a fraction of the spheres' bounding-box diagonal
 BAR_BAND = 0.16  # fraction of the picture's height under the scene kept for the scalar bars
 SPHERE_RESOLUTION = 10  # glyph facets around; 10 keeps 10⁵ spheres interactive on a software renderer
+TRANSLUCENT = 0.3  # sphere opacity where bodies touch bodies: the contacts between them stay visible
+INSTALL_VIS = "pip install -e '.[vis]' (from the dem checkout; dem is not on PyPI)"
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -76,7 +84,7 @@ def can_render(*, timeout: float = 120.0) -> tuple[bool, str]:
     try:
         import pyvista  # noqa: F401
     except ImportError:
-        return False, "pyvista is not installed (pip install 'dem[vis]')"
+        return False, f"pyvista is not installed ({INSTALL_VIS})"
     setup_offscreen()  # the child inherits the choice
     try:
         r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, timeout=timeout)
@@ -135,9 +143,44 @@ def _scalars(arrays: dict, field: str, comp: int | None) -> np.ndarray:
     return np.linalg.norm(a, axis=1) if comp is None else a[:, comp]
 
 
+def _fn(contacts_mesh) -> np.ndarray:
+    """Normal force of each contact [N] (frames written before the full export held it as normal_force)."""
+    cd = contacts_mesh.cell_data
+    if "fn" in cd:
+        return np.asarray(cd["fn"][0], float)
+    if "normal_force" in cd and np.ndim(cd["normal_force"][0]) == 1:
+        return np.asarray(cd["normal_force"][0], float)
+    return np.zeros(0)
+
+
+def _text_background(actor) -> None:
+    """A white, nearly opaque box behind a text, so that it reads over walls and bodies."""
+    prop = actor.GetTextProperty()
+    prop.SetBackgroundColor(1.0, 1.0, 1.0)
+    prop.SetBackgroundOpacity(0.85)
+
+
+def _quat_matrix(q) -> np.ndarray:
+    """Rotation matrix of a quaternion (w, x, y, z), body → world."""
+    w, x, y, z = np.asarray(q, float) / np.linalg.norm(q)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def _body_colours(n: int) -> list[str]:
+    """n clearly different colours (matplotlib's tab10, tab20 beyond ten bodies), as hex strings."""
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+    return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(max(n, 1))]
+
+
 def _bar_title(field: str, comp: int | None) -> str:
     unit = FIELDS[field]
-    if field in ("radius", "clump_id"):
+    if field == "clump_id":
+        return "body"
+    if field == "radius":
         label = field
     else:
         label = f"{field} magnitude" if comp is None else f"{field} {'xyz'[comp]}"
@@ -153,19 +196,31 @@ class FrameRenderer:
 
     Args:
         results: a loaded output folder (:func:`dem.results.load_results`).
-        color_by: sphere colour, ``FIELD[:x|y|z|mag]`` (see FIELDS).
+        color_by: sphere colour, ``FIELD[:x|y|z|mag]`` (see FIELDS); default: ``clump_id`` (a colour per body)
+            when the run has several bodies, ``velocity`` otherwise.
         camera: a CAMERAS preset or a direction ``X,Y,Z``; zoom: camera zoom factor (> 0).
         size: picture width and height [pixels].
         clim: colour range for the spheres (default: the data's range over `frames_for_range`).
         force_ref: normal force [N] drawn at FORCE_LENGTH (default: the largest over `frames_for_range`).
         contacts: draw the contact forces.
+        opacity: of the spheres, in (0, 1] (default: TRANSLUCENT when bodies touch bodies in the frames drawn,
+            1 otherwise).
+        contacts_only: leave the spheres out (each body's outline instead): the contact network alone.
     """
 
-    def __init__(self, results: Results, *, color_by: str = "velocity", camera: str = "iso", zoom: float = 1.0,
+    def __init__(self, results: Results, *, color_by: str | None = None, camera: str = "iso", zoom: float = 1.0,
                  size: tuple[int, int] = (1280, 720), clim: tuple[float, float] | None = None,
-                 force_ref: float | None = None, contacts: bool = True, frames_for_range: list[int] | None = None):
+                 force_ref: float | None = None, contacts: bool = True, frames_for_range: list[int] | None = None,
+                 opacity: float | None = None, contacts_only: bool = False):
         self.results = results
+        bodies = results.summary.get("clumps") or []
+        if color_by is None:
+            color_by = "clump_id" if len(bodies) > 1 else "velocity"
         self.field, self.comp = parse_color_by(color_by)
+        if opacity is not None and not (np.isfinite(opacity) and 0 < opacity <= 1):
+            raise ValueError(f"--opacity must be in (0, 1], got {opacity}")
+        self.body_names = [str(c.get("name", f"body {k}")) for k, c in enumerate(bodies)]
+        self.contacts_only = bool(contacts_only)
         self.cam_dir, self.cam_up = parse_camera(camera)
         if not (np.isfinite(zoom) and zoom > 0):
             raise ValueError(f"--zoom must be > 0, got {zoom}")
@@ -178,13 +233,14 @@ class FrameRenderer:
         ks = frames_for_range if frames_for_range is not None else [-1]
         self.clim = clim if clim is not None else self._range(ks)
         self.force_ref = force_ref if force_ref is not None else self._force_ref(ks)
+        self.opacity = opacity if opacity is not None else (TRANSLUCENT if self._bodies_touch(ks) else 1.0)
         self.scene_name = str(results.summary.get("scene", results.out_dir.name))
 
         setup_offscreen()
         try:
             import pyvista as pv
         except ImportError as e:  # optional dependency
-            raise ImportError(f"rendering needs pyvista ({e}): pip install 'dem[vis]'") from None
+            raise ImportError(f"rendering needs pyvista ({e}): {INSTALL_VIS}") from None
 
         self.pv = pv
         self.plotter = pv.Plotter(off_screen=True, window_size=list(self.size))
@@ -209,12 +265,20 @@ class FrameRenderer:
             return lo - pad, hi + pad
         return lo, hi
 
+    def _contact_frames(self, ks: list[int]):
+        if "contacts" not in self.results.frame_parts[self.results.frame_index(ks[0])]:
+            return []
+        return [self.results.read_frame(k, "contacts") for k in ks]
+
     def _force_ref(self, ks: list[int]) -> float:
-        if not self.contacts or "contacts" not in self.results.frame_parts[self.results.frame_index(ks[0])]:
+        if not self.contacts:
             return 1.0
-        f = [np.max(m.cell_data["normal_force"][0], initial=0.0)
-             for m in (self.results.read_frame(k, "contacts") for k in ks)]
+        f = [np.max(_fn(m), initial=0.0) for m in self._contact_frames(ks)]
         return max(max(f), 1e-300) if f else 1.0
+
+    def _bodies_touch(self, ks: list[int]) -> bool:
+        return any(np.any(np.asarray(m.cell_data["other_body_id"][0]) >= 0)
+                   for m in self._contact_frames(ks) if "other_body_id" in m.cell_data)
 
     def draw(self, k: int) -> None:
         """Put frame `k` on the plotter (replacing the previous frame's actors)."""
@@ -227,9 +291,21 @@ class FrameRenderer:
         cloud["radius"] = np.asarray(sph.point_data["radius"], float)
         title = _bar_title(self.field, self.comp)
         cloud[title] = _scalars(sph.point_data, self.field, self.comp)
-        glyphs = cloud.glyph(geom=self._sphere_geom, scale="radius", orient=False, factor=1.0)
-        pl.add_mesh(glyphs, scalars=title, clim=self.clim, cmap="viridis", name="spheres", smooth_shading=True,
-                    scalar_bar_args=_bar_args(title, 0.55, self.size[0]))
+        categorical = self.field in CATEGORICAL
+        if self.contacts_only:
+            self._outlines(k, sph)
+        else:
+            glyphs = cloud.glyph(geom=self._sphere_geom, scale="radius", orient=False, factor=1.0)
+            kw = {"smooth_shading": True, "opacity": self.opacity, "name": "spheres"}
+            if categorical:
+                ids = np.asarray(cloud[title]).astype(int)
+                colours = _body_colours(max(int(ids.max(initial=0)) + 1, len(self.body_names)))
+                pl.add_mesh(glyphs, scalars=title, cmap=colours, clim=(-0.5, len(colours) - 0.5), categories=True,
+                            show_scalar_bar=False, **kw)
+                self._body_legend(colours)
+            else:
+                pl.add_mesh(glyphs, scalars=title, clim=self.clim, cmap="viridis",
+                            scalar_bar_args=_bar_args(title, 0.55, self.size[0]), **kw)
         if "walls" in parts:
             wm = self.results.read_frame(k, "walls")
             quads = np.asarray(wm.cells_dict.get("quad", np.zeros((0, 4), int)))
@@ -243,23 +319,58 @@ class FrameRenderer:
                         scalar_bar_args=_bar_args("normal force [N]", 0.05, self.size[0]))
         else:
             pl.remove_actor("forces")
-        pl.add_text(f"{self.scene_name}   t = {t:.4f} s", position="upper_left", font_size=12, color="black",
-                    name="time")
+        _text_background(pl.add_text(f"{self.scene_name}   t = {t:.4f} s", position="upper_left", font_size=12,
+                                     color="black", name="time"))
         if not self._camera_set:  # from the first frame drawn, then fixed so that a movie does not jump
             self._set_camera(cloud)
             self._camera_set = True
 
+    def _body_legend(self, colours: list[str]) -> None:
+        """Body names in their colours, under the time (a text per body: VTK's legend box scales its text
+        to the box and clips it at the picture's edge)."""
+        names = self.body_names or [f"body {i}" for i in range(len(colours))]
+        w, h = self.size
+        fs = 10 if h >= 400 else 7
+        step = int(1.9 * fs)
+        for i, n in enumerate(names[: len(colours)]):
+            y = h - int(2.6 * fs) - 10 - step * (i + 1)
+            actor = self.plotter.add_text(f"{i}: {n}", position=(int(0.01 * w), y), font_size=fs, color=colours[i],
+                                          name=f"body{i}")
+            _text_background(actor)
+
+    def _outlines(self, k: int, sph) -> None:
+        """Each body's outline: the box of its spheres in its own frame (from the clumps part's pose), as
+        edges in the body's colour; the picture's context when the spheres are left out."""
+        parts = self.results.frame_parts[self.results.frame_index(k)]
+        ids = np.asarray(sph.point_data["clump_id"]).astype(int)
+        colours = _body_colours(max(int(ids.max(initial=0)) + 1, len(self.body_names)))
+        if "clumps" not in parts:
+            return
+        cm = self.results.read_frame(k, "clumps")
+        x, r = np.asarray(sph.points, float), np.asarray(sph.point_data["radius"], float)
+        for c, (centre, q) in enumerate(zip(np.asarray(cm.points, float), np.asarray(cm.point_data["quaternion"]))):
+            sel = ids == c
+            if not sel.any():
+                continue
+            rot = _quat_matrix(q)
+            local = (x[sel] - centre) @ rot  # body frame
+            lo, hi = (local - r[sel, None]).min(axis=0), (local + r[sel, None]).max(axis=0)
+            box = self.pv.Box(bounds=(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+            box.points = np.asarray(box.points) @ rot.T + centre
+            self.plotter.add_mesh(box.extract_all_edges(), color=colours[c], line_width=2, name=f"outline{c}")
+        self._body_legend(colours)
+
     def _force_tubes(self, k: int, cloud):
-        """Contact forces: a tube per contact from the contact point along −normal (into the wall), of length
-        FORCE_LENGTH × diagonal × F_n / force_ref, coloured by F_n."""
+        """Contact forces: a tube per contact from the contact point along −normal (into the wall, or into
+        the other body's sphere), of length FORCE_LENGTH × diagonal × F_n / force_ref, coloured by F_n."""
         cm = self.results.read_frame(k, "contacts")
-        fn = np.asarray(cm.cell_data["normal_force"][0], float) if "normal_force" in cm.cell_data else np.zeros(0)
+        fn = _fn(cm)
         if len(fn) == 0:
             return None
         cp = np.asarray(cm.points, float)[0::2]
         normal = np.asarray(cm.cell_data["normal"][0], float)
         diag = float(np.linalg.norm(np.ptp(cloud.points, axis=0))) or 1.0
-        length = FORCE_LENGTH * diag * fn / self.force_ref
+        length = FORCE_LENGTH * diag * np.maximum(fn, 0.0) / self.force_ref
         ends = cp - normal * length[:, None]
         pts = np.empty((2 * len(fn), 3))
         pts[0::2], pts[1::2] = cp, ends
@@ -269,13 +380,16 @@ class FrameRenderer:
         return poly.tube(radius=0.004 * diag, n_sides=8)
 
     def _set_camera(self, cloud) -> None:
+        """Frame the bodies (the spheres' bounding box), not the walls, which can be far larger."""
         pl = self.plotter
         c = np.asarray(cloud.center, float)
         diag = float(np.linalg.norm(np.ptp(cloud.points, axis=0))) or 1.0
         pl.camera.focal_point = tuple(c)
         pl.camera.position = tuple(c + self.cam_dir * 2.5 * diag)
         pl.camera.up = tuple(self.cam_up)
-        pl.reset_camera()  # fits every actor: spheres, walls, force tubes
+        pad = 0.08 * diag  # room for the spheres' radii and the force tubes at the bodies' edges
+        b = np.asarray(cloud.bounds, float).reshape(3, 2) + np.array([-pad, pad])
+        pl.reset_camera(bounds=tuple(b.ravel()))
         # the scalar bars take the bottom ~15 % of the picture: fit the scene into the rest, above them
         cam = pl.camera
         focal, pos = np.asarray(cam.focal_point), np.asarray(cam.position)
@@ -284,6 +398,7 @@ class FrameRenderer:
         shift = -BAR_BAND / 2.0 * height * up
         cam.focal_point, cam.position = tuple(focal + shift), tuple(pos + shift)
         cam.zoom((1.0 - BAR_BAND) * self.zoom)
+        pl.reset_camera_clipping_range()  # walls beyond the framed box stay drawn
 
     def image(self, k: int) -> np.ndarray:
         """Frame `k` as an RGB image, shape (height, width, 3), uint8."""
@@ -393,9 +508,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                       "default -1, the last)")
     what.add_argument("--movie", default=None, metavar="FILE", help="render every frame into FILE.gif or FILE.mp4")
     p.add_argument("--out", default=None, metavar="PNG", help="picture file (default OUT_DIR/render_K.png)")
-    p.add_argument("--color-by", default="velocity", metavar="FIELD",
-                   help=f"sphere colour: one of {', '.join(FIELDS)}, optionally :x, :y, :z or :mag "
-                        "(default velocity, its magnitude)")
+    p.add_argument("--color-by", default=None, metavar="FIELD",
+                   help=f"sphere colour: one of {', '.join(FIELDS)}, optionally :x, :y, :z or :mag (default: "
+                        "clump_id, a colour per body, when there are several bodies; velocity otherwise)")
     p.add_argument("--camera", default="iso", help=f"one of {', '.join(CAMERAS)} or a direction X,Y,Z from the "
                    "scene's centre to the camera (default iso)")
     p.add_argument("--zoom", type=float, default=1.0, help="camera zoom (default 1)")
@@ -406,6 +521,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force-ref", type=float, default=None, metavar="N",
                    help="normal force [N] drawn at full length (default: the largest)")
     p.add_argument("--no-contacts", action="store_true", help="do not draw the contact forces")
+    p.add_argument("--contacts-only", action="store_true",
+                   help="leave the spheres out (each body's outline instead): the contact network alone")
+    p.add_argument("--opacity", type=float, default=None,
+                   help=f"sphere opacity in (0, 1] (default {TRANSLUCENT} where bodies touch bodies, else 1)")
     p.add_argument("--fps", type=float, default=20.0, help="movie frames per second (default 20)")
     p.add_argument("--stride", type=int, default=1, help="movie: every STRIDE-th frame (default 1)")
 
@@ -414,7 +533,10 @@ def main(args: argparse.Namespace) -> int:
     """``dem render``: exit code 0, or 2 with a message on bad input."""
     opts = {"color_by": args.color_by, "camera": args.camera, "zoom": args.zoom, "size": tuple(args.size),
             "clim": tuple(args.clim) if args.clim else None, "force_ref": args.force_ref,
-            "contacts": not args.no_contacts}
+            "contacts": not args.no_contacts, "opacity": args.opacity, "contacts_only": args.contacts_only}
+    if args.contacts_only and args.no_contacts:
+        print("dem: error: --contacts-only and --no-contacts leave nothing to draw", file=sys.stderr)
+        return 2
     try:
         if args.movie is not None:
             if args.out is not None:

@@ -5,7 +5,7 @@
     res.history["theta_deg"], res.summary["max_energy_error"]      # NumPy arrays, the run's summary
     t, path = res.frames[-1]                                        # time [s] and spheres file of a frame
     spheres = res.read_frame(-1)                                    # meshio.Mesh (point_data: radius, ...)
-    blocks = res.pyvista_frame(-1)                                  # pyvista.MultiBlock (needs dem[vis])
+    blocks = res.pyvista_frame(-1)                                  # pyvista.MultiBlock (the vis extra)
 
 A folder holds ``history.csv`` (column ``t`` [s], the probes and energies), ``summary.json`` and, when frames
 were written (``dem run --vtk-every/--vtk-fps``), ``run.pvd`` with ``vtk/*.vtu`` (see dem.vtk_output).
@@ -136,11 +136,12 @@ class Results:
         return out
 
     def pyvista_frame(self, k: int):
-        """Frame `k` as a ``pyvista.MultiBlock`` with one named block per part (needs pyvista: dem[vis])."""
+        """Frame `k` as a ``pyvista.MultiBlock`` with one named block per part (needs pyvista: the vis extra)."""
         try:
             import pyvista as pv
         except ImportError as e:  # optional dependency
-            raise ImportError("pyvista_frame needs pyvista: pip install 'dem[vis]'") from e
+            raise ImportError("pyvista_frame needs pyvista: pip install -e '.[vis]' from the dem checkout (dem is not "
+                              "on PyPI)") from e
         blocks = pv.MultiBlock()
         for part, path in self.frame_parts[self.frame_index(k)].items():
             blocks[part] = pv.read(path)

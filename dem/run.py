@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from . import runtime
-from .checks import check_initial_overlaps
+from .checks import check_initial_body_overlaps, check_initial_overlaps
 from .ledger import BalanceTracker, energy_floor, initial_kinetic_energy
 from .output import write_csv, write_json
 from .probes import ForceProfile, ProbeContext
@@ -146,6 +146,8 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         raise ValueError(f"record_dt must be > 0 [s], got {record_dt}")
     dt, est = choose_timestep(scene, dt, force=force, implicit_damping=implicit_damping)
     check_initial_overlaps(scene.model)
+    check_initial_body_overlaps(scene.model)
+    notes = _support_notes(scene.model)
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -159,7 +161,10 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
     balance = BalanceTracker(initial_kinetic_energy(scene.model), energy_floor(scene.model))
     diagnosis = None
     t_start = time.perf_counter()
-    sim.compile()
+    from .startup import compile_notice
+
+    with compile_notice(f"{runtime.arch()}-{runtime.precision()}-{'implicit' if implicit_damping else 'explicit'}"):
+        sim.compile()
     startup = time.perf_counter() - t_start
     bar = None
     if progress:
@@ -238,7 +243,9 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         "neighbour_rebuilds": sim.contacts.rebuild_count, "pair_rebuilds": sim.pair_rebuilds,
         "max_contact_count": int(np.max(history["contact_count"])) if len(history["t"]) else 0,
         "parallel_launch": sim.parallel, "params": scene.params, "clumps": scene.model.clump_report(),
+        "notes": notes,
     } | scene.info
+    _describe_outputs(summary, history, scene)
     result = RunResult(history, summary, out, hist.profile_tables())
     if out is not None:
         _write_history(out, hist, errs)
@@ -252,12 +259,42 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
         if plots and len(history["t"]) > 1:
             from .plots import plot_history
 
-            plot_history(history, out, title=scene.name)
+            plot_history(history, out, title=scene.name, columns=describe_columns(history, scene.probes, scene.model),
+                         motion=summary["motion"], mu=scene.params.get("mu"))
     elif scene.postprocess is not None and not diagnosis:
         summary["postprocess"] = scene.postprocess(result, None)
     if diagnosis:
         raise SimulationUnstable(f"run stopped: {diagnosis}" + (f" (output so far in {out})" if out else ""), result)
     return result
+
+
+def _support_notes(model) -> list[str]:
+    """dem.placement.support_notes, each also given as a warning."""
+    import warnings
+
+    from .placement import support_notes
+
+    notes = support_notes(model)
+    for n in notes:
+        warnings.warn(n, stacklevel=3)
+    return notes
+
+
+def describe_columns(history: dict, probes, model) -> dict:
+    """dem.columns descriptions of every history column."""
+    from .columns import describe
+
+    return describe(list(history), probes, model)
+
+
+def _describe_outputs(summary: dict, history: dict, scene: Scene) -> None:
+    """summary.json's ``columns`` (unit and meaning of every history column) and ``motion`` (dem.headline)."""
+    from .columns import as_json
+    from .headline import motion_summary
+
+    cols = describe_columns(history, scene.probes, scene.model)
+    summary["columns"] = as_json(cols)
+    summary["motion"] = motion_summary(history, cols)
 
 
 def _write_history(out: Path, hist: History, errs: list) -> None:

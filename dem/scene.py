@@ -14,9 +14,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .model import Model
+if TYPE_CHECKING:  # dem.model imports Taichi; listing scenes must not
+    from .model import Model
 
 
 @dataclass(frozen=True)

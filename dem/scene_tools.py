@@ -26,7 +26,7 @@ def resting_height(lower: np.ndarray, lower_r: np.ndarray, upper: np.ndarray, up
     """Vertical shift [m] to apply to the `upper` spheres (world centres, radii) so that they just touch the
     `lower` spheres from above: the largest over laterally overlapping pairs of
     z_lower + √((r_l + r_u)² − d²) − z_upper, with d their horizontal distance. Where lattices do not line
-    up, the upper body rests on its best-aligned pairs (its interface is "corrugated", 004 §5.4)."""
+    up, the upper body rests on its best-aligned pairs (its interface is "corrugated", Itiola & El Shamy 2024, §5.4)."""
     reach = float(lower_r.max() + upper_r.max())
     tree = cKDTree(lower[:, :2])
     best = -np.inf

@@ -7,10 +7,16 @@ Layout of an output folder (``K`` is the frame number, 6 digits)::
     vtk/spheres_K.vtu          spheres as vertex cells; point data radius [m], velocity [m/s],
                                clump_id, contact_force [N], angular_velocity [rad/s] (the sphere's clump's ω)
     vtk/walls_K.vtu            walls as quads (infinite planes as squares); cell data velocity [m/s], wall_id
-    vtk/contacts_K.vtu         the contact network, one line cell per touching sphere–wall pair from the
-                               contact point to the sphere's centre (point 2k is the contact point, 2k+1 the
-                               centre); cell data normal_force [N], shear_force [N] (magnitudes),
-                               normal (wall → sphere), sphere_id (index in the frame's spheres), wall_id
+    vtk/contacts_K.vtu         the contact network, one line cell per touching pair (sphere–wall or sphere–
+                               sphere of two bodies) from the contact point to sphere a's centre (point 2k is
+                               the contact point, 2k+1 the centre). Cell data, on sphere a (the other side
+                               receives the opposite): sphere_id, other_sphere_id (−1: wall), body_id,
+                               other_body_id (−1: wall), wall_id (−1: body–body); normal (unit, from the wall
+                               or sphere b towards a); overlap [m]; force = normal_force + shear_force [N]
+                               (vectors, elastic + dashpot); normal_dashpot_force, shear_dashpot_force [N]
+                               (their dashpot parts); fn [N] (normal force along the normal, for colouring
+                               and glyph scaling). Summed over an interface they give its probe columns
+                               (dem.snapshot).
     vtk/clumps_K.vtu           one vertex per clump at its centre of mass; point data velocity [m/s],
                                angular_velocity [rad/s], quaternion (w, x, y, z), clump_id
 
@@ -35,19 +41,21 @@ import dataclasses
 import math
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import meshio
 import numpy as np
 
-from .model import quat_to_matrix
-from .snapshot import Frame
 from .vtu import atomic_write, pvd_text, write_vtu
+
+if TYPE_CHECKING:  # dem.snapshot imports Taichi, which reading and writing files does not need
+    from .snapshot import Frame
 
 PARTS = ("spheres", "walls", "contacts", "clumps")
 PVD_NAME = "run.pvd"
 VTK_DIR = "vtk"
 # frames per simulated second when none is asked for: ≳ 7 frames per rocking cycle of the Peña block
-# (periods ≳ 0.7 s at 004's amplitudes); see benchmarks/bench_vtk_overhead.py for what it costs
+# (periods ≳ 0.7 s at Itiola & El Shamy's (2024) amplitudes); see benchmarks/bench_vtk_overhead.py for what it costs
 DEFAULT_FRAME_RATE = 10.0
 ENCODINGS = ("raw", "zlib")
 
@@ -80,7 +88,8 @@ def wall_mesh(frame: Frame) -> meshio.Mesh:
 
 
 def contact_mesh(frame: Frame) -> meshio.Mesh:
-    """The contact network of `frame`: line cells from each contact point to its sphere's centre.
+    """The contact network of `frame`: line cells from each contact point to sphere a's centre, with the
+    contact's ids, geometry and forces as cell data (module docstring).
 
     A contact whose sphere is not in the frame (index −1) ends at contact point + normal × the smallest
     radius instead; the engine never produces one (contacts are on hull spheres, which every frame holds).
@@ -94,15 +103,27 @@ def contact_mesh(frame: Frame) -> meshio.Mesh:
     end[ok] = np.asarray(frame.centers, float)[sphere[ok]]
     pts = np.empty((2 * nc, 3))
     pts[0::2], pts[1::2] = cp, end
+    fn = np.asarray(frame.contact_fn, float).reshape(nc)
+    shear = np.asarray(frame.contact_shear, float).reshape(nc, 3)
+    normal_force = fn[:, None] * normal
+
+    def ids(a):
+        return [np.asarray(a, np.int32).reshape(nc)]
+
     return meshio.Mesh(
         pts,
         [("line", np.arange(2 * nc, dtype=np.int64).reshape(nc, 2))],
         cell_data={
-            "normal_force": [np.asarray(frame.contact_fn, float).reshape(nc)],
-            "shear_force": [np.asarray(frame.contact_fs, float).reshape(nc)],
+            "sphere_id": ids(sphere), "other_sphere_id": ids(frame.contact_other), "body_id": ids(frame.contact_body),
+            "other_body_id": ids(frame.contact_other_body), "wall_id": ids(frame.contact_wall),
             "normal": [normal],
-            "sphere_id": [sphere.astype(np.int32)],
-            "wall_id": [np.asarray(frame.contact_wall, np.int32).reshape(nc)],
+            "overlap": [np.asarray(frame.contact_overlap, float).reshape(nc)],
+            "force": [normal_force + shear],
+            "normal_force": [normal_force],
+            "shear_force": [shear],
+            "normal_dashpot_force": [np.asarray(frame.contact_fn_dashpot, float).reshape(nc, 1) * normal],
+            "shear_dashpot_force": [np.asarray(frame.contact_shear_dashpot, float).reshape(nc, 3)],
+            "fn": [fn],
         },
     )
 
@@ -127,8 +148,10 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
 
     Hull spheres keep the snapshot's values; interior spheres are placed from the clump's pose
     (quaternion, so they agree with the engine's rotation matrix to round-off), move with it
-    (v + ω × r) and carry no contact force. Contact sphere indices are remapped.
+    (v + ω × r) and carry no contact force. Contact sphere indices (both sides) are remapped.
     """
+    from .model import quat_to_matrix
+
     rot = np.stack([quat_to_matrix(q / np.linalg.norm(q)) for q in np.asarray(frame.clump_quaternion, float)])
     pos = np.asarray(frame.clump_position, float)
     centers, radii, cid = model.world_spheres(pos, rot, hull_only=False)
@@ -138,11 +161,14 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
     force = np.zeros_like(centers)
     centers[hull_to_all], velocity[hull_to_all] = frame.centers, frame.velocity
     force[hull_to_all] = frame.contact_force
-    sphere = np.asarray(frame.contact_sphere, np.int64)
-    sphere = np.where(sphere >= 0, hull_to_all[np.maximum(sphere, 0)], -1)
+
+    def remap(s):
+        s = np.asarray(s, np.int64)
+        return np.where(s >= 0, hull_to_all[np.maximum(s, 0)], -1)
+
     return dataclasses.replace(frame, centers=centers, radii=radii, clump_id=cid, velocity=velocity,
                                angular_velocity=np.asarray(frame.clump_omega, float)[cid], contact_force=force,
-                               contact_sphere=sphere)
+                               contact_sphere=remap(frame.contact_sphere), contact_other=remap(frame.contact_other))
 
 
 MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}

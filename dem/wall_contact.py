@@ -40,8 +40,12 @@ def _define_types(real):
         blk=ti.types.vector(DAMP_WIDTH, real),  # implicit dashpots' damping block (damping.py)
         hist=ti.types.vector(4, real),  # new shear history: elastic shear force [N], δ̇⁻ [m/s]
         point=v3,  # contact point [m]
-        f_rec=v3,  # force with the dashpots at t − Δt/2, for the probes [N]
+        normal=v3,  # unit normal from the wall towards the sphere
+        overlap=real,  # [m]
+        f_rec=v3,  # force with the dashpots at t − Δt/2, for the probes and the frames [N]
         fn_rec=real,  # normal force with the normal dashpot [N]
+        fn_elastic=real, fn_dashpot=real,  # the normal dashpot's part of fn_rec [N]
+        shear=v3, shear_dashpot=v3,  # elastic (Mindlin) shear force and the shear dashpot's [N]
         kn=real, cn=real,  # tangent normal stiffness [N/m], normal dashpot coefficient [N·s/m]
         lever2_a=real,  # |arm × n|² [m²]
     )
@@ -237,8 +241,14 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now
         hit.e_strain = en + es
         hit.ratio = overlap / r
         hit.point = xc
+        hit.normal = normal
+        hit.overlap = overlap
         hit.f_rec = f_el + f_dp
         hit.fn_rec = fe + fd
+        hit.fn_elastic = fe
+        hit.fn_dashpot = fd
+        hit.shear = fs
+        hit.shear_dashpot = fsd
         hit.kn = kn
         hit.cn = cn
         lever = arm.cross(normal)

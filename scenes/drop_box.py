@@ -1,7 +1,7 @@
-"""A rigid box dropped on four corner spring–dampers (seed 002), as a DEM clump: the engine's counterpart
-of the RKF45 reference `validation.drop_shock`.
+"""A rigid box dropped on four corner spring–dampers (the drop-shock method notes, docs/references.md), as a DEM clump:
+the engine's counterpart of the RKF45 reference `validation.drop_shock`.
 
-002's box (weight W, size L_x × L_y × L_z) falls from a height h with initial tilts θ_x then θ_y (about
+The notes' box (weight W, size L_x × L_y × L_z) falls from a height h with initial tilts θ_x then θ_y (about
 world x, then world y) onto the ground; each corner is a unilateral linear spring–damper,
 F = max(0, k·pen − c·v_z). Here each of the eight corners carries a sphere of radius r centred on the
 corner, with the linear contact law (k_n = k, no tension, frictionless) and the dashpot 2β√(m k) = c, i.e.
@@ -10,7 +10,7 @@ z = −r, so a sphere's overlap is exactly its corner's penetration below z = 0 
 its vertical force acts on the corner's vertical line: the motion does not depend on r. r is large
 (0.25 m) only so that the springs' centimetre penetrations stay small beside it (the engine stops a run
 whose overlaps pass 0.3 of a radius).
-Recorded: the centre's acceleration in G (1 in free fall, as 002 §10) and the four bottom corner loads.
+Recorded: the centre's acceleration in G (1 in free fall, as the notes, §10) and the four bottom corner loads.
 """
 
 import math
@@ -41,7 +41,7 @@ PARAMS = {
     "record_dt": Param(1e-3, "record interval", "s", low=0, low_open=True),
 }
 
-CORNER_NAMES = ("corner0", "corner1", "corner2", "corner3")  # 002's bottom corners: (−,−), (+,−), (+,+), (−,+)
+CORNER_NAMES = ("corner0", "corner1", "corner2", "corner3")  # the notes' bottom corners: (−,−), (+,−), (+,+), (−,+)
 
 
 def build(p: dict) -> Scene:

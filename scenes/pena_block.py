@@ -1,11 +1,11 @@
-"""Peña granite block in free rocking (seed 004 §3–4, Tables 1–2).
+"""Peña granite block in free rocking (Itiola & El Shamy 2024, §3–4, Tables 1–2).
 
 A 0.25 × 1.0 × 0.754 m block (width × height × thickness, 503 kg) stands on a 1.0 × 0.75 m base facet and is
 released from rest at a tilt θ0 about its thickness axis (y); it rocks about its bottom edges until it
 settles. Frame: x across the width (the rocking direction), y along the thickness, z up.
 
-Choices and readings (spec §6):
-- θ0 = 2.9°: the first peak in the captions of 004 Fig. 7 (2.9, 2.7, 2.3, 2.05, 1.8, 1.5°), which a
+Choices and readings:
+- θ0 = 2.9°: the first peak in the captions of Itiola & El Shamy 2024, Fig. 7 (2.9, 2.7, 2.3, 2.05, 1.8, 1.5°), which a
   release from rest at that tilt reproduces as its first peak. Table 2's initial angular velocity
   (0.0015 rad/s) is ``omega0``, default 0.
 - Friction μ = 0.7 (granite on granite), not Table 2's 0.11: released at α ≈ 14°, the pivot needs
@@ -13,8 +13,8 @@ Choices and readings (spec §6):
   paper's own 6 s of rocking. ``--set mu=0.11`` runs Table 2 literally.
 - E = 50.7 GPa and ν = 0.28 give G = E/(2(1+ν)) = 19.80 GPa, Table 2's shear modulus.
 - Mass and inertia from the solid block (503 kg, I_y = m(W²+H²)/12 = 44.5 kg·m²) by default; ``mass_from=spheres``
-  uses 004's fictitious density (167.82 kg/m³) on this packing instead (42.5 kg: our packing overlaps
-  less than the paper's, whose sphere volume must have been ~3 m³). Both are in summary.json.
+  uses Itiola & El Shamy's (2024) fictitious density (167.82 kg/m³) on this packing instead (42.5 kg: our
+  packing overlaps less than the paper's, whose sphere volume must have been ~3 m³). Both are in summary.json.
 - Packing: r1 = 5 mm in 0.15 m base and top zones, r2 = 25 mm core, spacing 0.75 × diameter: 146,320
   balls (Table 2: 132,231), 3,570 in the bottom layer. The outer rows are centred on the side faces
   (``edges=true``, dem/box_clump.py), so the block pivots on its own edges: Housner's α = 14.04° and the
@@ -25,6 +25,7 @@ Choices and readings (spec §6):
   2.2 % late).
 """
 
+import functools
 import math
 
 import numpy as np
@@ -127,12 +128,15 @@ def build(p: dict) -> Scene:
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, postprocess)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info,
+                 functools.partial(postprocess, bin_centers=xs))
 
 
-def postprocess(result, out_dir):
+def postprocess(result, out_dir, bin_centers=None):
     """Peaks of the rocking angle and the force distribution across the width at each of them
-    (004 Fig. 7), written to ``peaks.csv`` and ``plot_peak_profiles.png``."""
+    (Itiola & El Shamy 2024, Fig. 7), written to ``peaks.csv`` (t [s], theta_deg [deg], then the vertical
+    force on each column of base spheres ÷ the weight [-], one column per column centre x [m], named
+    ``x_+0.1200``) and ``plot_peak_profiles.png``."""
     from scipy.signal import find_peaks
 
     from dem.output import write_csv
@@ -150,8 +154,9 @@ def postprocess(result, out_dir):
     out["settled_at_s"] = float(t[np.flatnonzero(moving)[-1]]) if moving.any() and not moving[-1] else None
     if out_dir is not None and table is not None and len(idx):
         cols = {"t": t[idx], "theta_deg": th[idx]}
+        xs = np.asarray(bin_centers, float) if bin_centers is not None else np.arange(table.shape[1] - 1.0)
         for j in range(table.shape[1] - 1):
-            cols[f"bin{j:02d}"] = table[idx, 1 + j]
+            cols[f"x_{xs[j]:+.4f}"] = table[idx, 1 + j]
         write_csv(out_dir / "peaks.csv", cols)
         import matplotlib
 
@@ -160,11 +165,13 @@ def postprocess(result, out_dir):
 
         n = min(len(idx), 8)
         fig, axes = plt.subplots(1, n, figsize=(2.2 * n, 2.6), sharey=True, squeeze=False)
+        width = 1e3 * (float(np.min(np.diff(xs))) if len(xs) > 1 else 1.0)
         for a, k in zip(axes[0], idx[:n]):
-            a.bar(np.arange(table.shape[1] - 1), table[k, 1:], color="tab:blue")
-            a.set_title(f"t={t[k]:.2f} s\nθ={th[k]:+.2f}°", fontsize=8)
-            a.set_xlabel("column across width")
-        axes[0, 0].set_ylabel("force ÷ weight")
+            a.bar(1e3 * xs, table[k, 1:], width=0.8 * width, color="tab:blue")
+            a.set_title(f"t = {t[k]:.2f} s\nθ = {th[k]:+.2f}°", fontsize=8)
+            a.set_xlabel("x across the width [mm]", fontsize=8)
+        axes[0, 0].set_ylabel("vertical force ÷ weight [–]")
+        fig.suptitle("force on each column of base spheres at the rocking peaks", fontsize=9)
         fig.tight_layout()
         fig.savefig(out_dir / "plot_peak_profiles.png", dpi=100)
         plt.close(fig)

@@ -1,11 +1,11 @@
 """A rocking bridge: four free-standing piers under one deck that rests on them by friction alone, on a
-shaken base (seed 004 §5.2–5.5, Table 3).
+shaken base (Itiola & El Shamy 2024, §5.2–5.5, Table 3).
 
 Piers as in scenes/single_pier.py (5 × 1.6 × 9.6 m, 178,176 kg each) stand in a row along x, the shaking
-direction, about 8 m apart, so the bridge rocks as a frame in the x–z plane. 004 does not print the deck's
-size: here it is about 26.4 m long (x), 5 m wide (y, the piers' length) and 2 m thick, with 004's deck mass
-612,480 kg, so γ = 612480 / (4 × 178176) = 0.86 and the rocking frame's p̄ = √((1+2γ)/(1+3γ)) p = 1.07 rad/s.
-The deck has 80 mm spheres in its bottom 0.4 m and 200 mm above.
+direction, about 8 m apart, so the bridge rocks as a frame in the x–z plane. Itiola & El Shamy 2024 does not print the
+deck's size: here it is about 26.4 m long (x), 5 m wide (y, the piers' length) and 2 m thick, with Itiola & El Shamy's
+(2024) deck mass 612,480 kg, so γ = 612480 / (4 × 178176) = 0.86 and the rocking frame's p̄ = √((1+2γ)/(1+3γ)) p = 1.07
+rad/s. The deck has 80 mm spheres in its bottom 0.4 m and 200 mm above.
 
 Edges. The outer rows of every body are centred on its side faces (``edges=true``, dem/box_clump.py):
 each pier pivots on its own edges at the base and under the deck (α = 9.46°, uplift at g tan α).
@@ -18,11 +18,11 @@ the pier tops' column spacing along x (1.6 m / 14 = 114.3 mm with true edges, 12
 the deck length is rounded to a whole number of those spacings (26.51 m, or 26.32 m, by default) and the
 piers are moved to the nearest positions in register with the deck (x = ±4.0, ±12.0 m, or ±3.96, ±12.0 m,
 by default); the deck is then placed touching them all (its interfaces still become "corrugated" once
-piers tilt, 004 §5.4). The deck settles for ``settle`` seconds before the base starts to move with 004
-Eq. 42 (``pga_g`` = 0.5 or 0.1).
+piers tilt, Itiola & El Shamy 2024, §5.4). The deck settles for ``settle`` seconds before the base starts
+to move with Itiola & El Shamy 2024, Eq. 42 (``pga_g`` = 0.5 or 0.1).
 
-Time step: Δt = 1e-4 s (004: 1e-5 s; the critical step with implicit dashpots is 1.6e-3 s). Halving it
-changes the piers' peak rocking angle at 0.5 g (0.444 α over 80 s) by 0.01 %
+Time step: Δt = 1e-4 s (Itiola & El Shamy 2024: 1e-5 s; the critical step with implicit dashpots is 1.6e-3 s). Halving
+it changes the piers' peak rocking angle at 0.5 g (0.444 α over 80 s) by 0.01 %
 (`python benchmarks/bench_bridges.py --pga 0.5 --halve`).
 
 Recorded per pier and for the deck: rocking angle (÷ α), angular velocity, displacements and

@@ -1,17 +1,17 @@
-"""A single rocking bridge pier on a shaken base (seed 004 §5.1, Table 3).
+"""A single rocking bridge pier on a shaken base (Itiola & El Shamy 2024, §5.1, Table 3).
 
 A 5 m × 1.6 m × 9.6 m concrete pier (length along y × width along x × height; 178,176 kg) stands free on a
-base facet that moves along x with 004 Eq. 42 (a ramped 1 Hz sine, 0.5 g): the pier rocks about its bottom
-edges (α = atan(0.8/4.8) = 9.46°, p = √(3g/4R) = 1.23 rad/s, uplift above g tan α = 0.167 g).
+base facet that moves along x with Itiola & El Shamy 2024, Eq. 42 (a ramped 1 Hz sine, 0.5 g): the pier rocks about its
+bottom edges (α = atan(0.8/4.8) = 9.46°, p = √(3g/4R) = 1.23 rad/s, uplift above g tan α = 0.167 g).
 
 Readings: G = E/(2(1+ν)) = 10.78 GPa for Table 3's E = 25 GPa, ν = 0.16 (Table 3: 10.8 GPa); mass and
 inertia of the solid pier; r1 = 80 mm spheres in 0.4 m base and top zones and r2 = 200 mm in the core, on
-lattices spaced 0.75 × the diameter (7,776 balls; 004 reports 65,851 for its denser packing); Δt = 1e-4 s
-(004: 1e-5 s) — the critical step with implicit dashpots is 1.8e-3 s, and halving Δt changes the peak
-rocking angle by less than 2 % (benchmarks/bench_bridges.py). The outer rows are centred on the side faces
-(``edges=true``, dem/box_clump.py): the pier pivots on its own edges and uplifts at g tan α. With
-``edges=rounded`` (5,911 balls) it pivots 80 mm inside them, as a pier of α' = 0.917 α, and uplifts at
-0.150 g.
+lattices spaced 0.75 × the diameter (7,776 balls; Itiola & El Shamy 2024 reports 65,851 for its denser packing);
+Δt = 1e-4 s (Itiola & El Shamy 2024: 1e-5 s) — the critical step with implicit dashpots is 1.8e-3 s, and
+halving Δt changes the peak rocking angle by less than 2 % (benchmarks/bench_bridges.py). The outer rows
+are centred on the side faces (``edges=true``, dem/box_clump.py): the pier pivots on its own edges and
+uplifts at g tan α. With ``edges=rounded`` (5,911 balls) it pivots 80 mm inside them, as a pier of
+α' = 0.917 α, and uplifts at 0.150 g.
 """
 
 import math

@@ -1,4 +1,5 @@
-"""Base-motion signals of dem/base_motion.py: 004 Eq. 42, 000 Eq. 44, recorded accelerograms, wall tables.
+"""Base-motion signals of dem/base_motion.py: Itiola & El Shamy 2024, Eq. 42, Qi & Zhu 2025, Eq. 44, recorded
+accelerograms, wall tables.
 
 Plain NumPy, no Taichi kernels. References: the closed forms are checked against fine composite-midpoint
 integration of a(t) (for v) and of the closed-form v(t) (for d), error h²/24 · Σ over smooth pieces of
@@ -45,8 +46,8 @@ SIGNALS = {
 
 
 def max_jerk(sig):
-    """Bound on |ȧ| [m/s³] away from the steps of a: A (ω + env slope) for 004 Eq. 42, A0 (ω + β) for 000
-    Eq. 44, the largest sample slope for a record."""
+    """Bound on |ȧ| [m/s³] away from the steps of a: A (ω + env slope) for Itiola & El Shamy 2024, Eq. 42, A0 (ω + β)
+    for Qi & Zhu 2025, Eq. 44, the largest sample slope for a record."""
     if isinstance(sig, RampedSine):
         ramps = [r for r in (sig.ramp_end, sig.stop - sig.hold_end) if r > 0]
         return sig.pga_g * G * (sig.omega + 1.0 / min(ramps))
@@ -72,7 +73,7 @@ def test_closed_form_integrals_match_numerical_integration(name):
 
 
 def test_eq42_envelope_and_acceleration():
-    sig = RampedSine()  # b = 0.5, f = 1 Hz, T = 4.5 s, L1 = 14.5 s, L2 = 16 s (004 Eq. 42)
+    sig = RampedSine()  # b = 0.5, f = 1 Hz, T = 4.5 s, L1 = 14.5 s, L2 = 16 s (Itiola & El Shamy 2024, Eq. 42)
     t = np.array([-0.5, 0.0, 1.125, 2.25, 4.5, 10.0, 14.5, 15.25, 16.0, 17.0])
     env = np.array([0.0, 0.0, 0.25, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0])
     np.testing.assert_allclose(sig.envelope(t), env, atol=ROUNDING_TOL)
@@ -130,8 +131,8 @@ def test_baseline_correction_brings_the_base_to_rest():
     dict(frequency=0.7, ramp_end=2.2, hold_end=2.2, stop=5.1),
 ])
 def test_agrees_with_validation_ramped_sine(kw):
-    """Same reading (spec §5) and same correction (constant acceleration over [0, L2]) as the independent
-    implementation in validation/rocking/signals.py (parameters b, plateau_end there)."""
+    """Same reading (dem/base_motion.py's reading) and same correction (constant acceleration over [0, L2]) as the
+    independent implementation in validation/rocking/signals.py (parameters b, plateau_end there)."""
     ours = RampedSine(**kw)
     theirs = ramped_sine(b=kw.get("pga_g", 0.5), frequency=kw.get("frequency", 1.0), ramp_end=kw.get("ramp_end", 4.5),
                          plateau_end=kw.get("hold_end", 14.5), stop=kw.get("stop", 16.0))
@@ -142,7 +143,7 @@ def test_agrees_with_validation_ramped_sine(kw):
 
 def test_eq44_acceleration_and_drift():
     a0, w, beta = 2.0 * G, 7.0, 1.76
-    sig = ExponentialSine(a0, w, beta)  # 000 Eq. 44, never stops
+    sig = ExponentialSine(a0, w, beta)  # Qi & Zhu 2025, Eq. 44, never stops
     t = np.linspace(0.0, 40.0, 4001)
     np.testing.assert_allclose(sig.acceleration(t), a0 * (1 - np.exp(-beta * t)) * np.sin(w * t), atol=ROUNDING_TOL)
     # late times: v = A0 (1 − cos ωt)/ω − A0 ω/(β² + ω²) + O(e^{−βt}), mean A0 β²/(ω(β² + ω²))

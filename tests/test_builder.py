@@ -1,4 +1,5 @@
-"""Clump templates, the graded box builder and mass properties (spec §1; 004 Eq. 13–16)."""
+"""Clump templates, the graded box builder and mass properties (Itiola & El Shamy 2024, §2.2; Itiola & El Shamy 2024,
+Eq. 13–16)."""
 
 import math
 
@@ -14,7 +15,8 @@ def test_pena_packing_counts():
     # tests/test_edges.py checks the default, edge-true one (146,320 balls, 3,570 in the bottom layer)
     t = box_clump(0.25, 1.0, 0.754, r_core=0.025, r_base=0.005, r_top=0.005, base_zone=0.15, top_zone=0.15,
                   edges="rounded")
-    # 004 Table 2 reports 132,231 balls for its packing; ours differs by < 3 % (documented in box_clump.py)
+    # Itiola & El Shamy 2024, Table 2 reports 132,231 balls for its packing; ours differs by < 3 %
+    # (documented in box_clump.py)
     assert abs(t.sphere_count - 132_231) < 0.03 * 132_231
     bottom = (t.zone == ZONE_BASE) & np.isclose(t.centers[:, 2], t.centers[:, 2].min())
     assert bottom.sum() == 33 * 101

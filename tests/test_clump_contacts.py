@@ -22,7 +22,7 @@ def _two_spheres(dem, *, beta=0.0, offset=0.0, dt_steps=2000):
                 velocity=(V, 0, 0))
     b.add_clump(dem.single_sphere(R), material=mat, mass=M, mass_from="spheres", position=(R + 1e-5, 0, 0),
                 velocity=(-V, 0, 0))
-    h = hertz_stiffness_factor(1e9, 0.3, R)  # R̄ = 2R₁R₂/(R₁+R₂) = R for equal spheres (spec §2)
+    h = hertz_stiffness_factor(1e9, 0.3, R)  # R̄ = 2R₁R₂/(R₁+R₂) = R for equal spheres (Itiola & El Shamy 2024, §2.1)
     d_max, t_c = hertz_impact(M / 2, 2 * V, h)  # relative motion: reduced mass, relative speed
     sim = dem.Simulation(b.finalize(), dt=t_c / dt_steps, record_every=1, sleep=False)
     return sim, sim.advance(int(2.5 * dt_steps)), d_max, t_c

@@ -1,7 +1,8 @@
-"""Impacts, energy, overturning, chatter and sliding of the deformable rocking body (seed 001).
+"""Impacts, energy, overturning, chatter and sliding of the deformable rocking body (the deformable rocking body paper,
+docs/references.md).
 
 IMPULSE_TOL: the energy lost in an impact is computed twice, from the velocities (T⁻ − T⁺) and from
-the impulse (Kelvin: −½ P·v_P⁻, 001 Eq. 10); both are closed-form algebra on the same state, so they
+the impulse (Kelvin: −½ P·v_P⁻, the paper, Eq. 10); both are closed-form algebra on the same state, so they
 agree to rounding, ~1e-14 relative. ENERGY_TOL: between impacts, undamped and unforced, the energy
 is a first integral; DOP853 at rtol 1e-10 over ~10³ steps keeps it to ~1e-9 relative.
 """
@@ -89,7 +90,7 @@ def test_rigid_impact_restitution_energy_and_impulse_ratio():
 
 def test_required_friction_at_release_matches_the_rigid_closed_form():
     # Released at rest from θ0 on point 1: θ̈ = −M g c_x / J with c = Rot(θ0)(b, h) the c.g. from the
-    # pivot, a_c = θ̈ k × c, F = M(a_c + g J) (001 Eq. 3); friction needed |F_x| / F_y.
+    # pivot, a_c = θ̈ k × c, F = M(a_c + g J) (the paper, Eq. 3); friction needed |F_x| / F_y.
     body = _body(0.0, 50.0)
     theta0 = 0.5 * ALPHA
     b, h = WIDTH / 2, HEIGHT / 2
@@ -108,7 +109,7 @@ def test_required_friction_at_release_matches_the_rigid_closed_form():
 
 def test_overturning_follows_the_static_instability():
     body = _body(0.0, 50.0)
-    assert overturning_angle(body, 1) == pytest.approx(ALPHA, rel=1e-14)  # 001 Eq. 5, no deformation
+    assert overturning_angle(body, 1) == pytest.approx(ALPHA, rel=1e-14)  # the paper, Eq. 5, no deformation
     assert overturning_angle(body, -1) == pytest.approx(-ALPHA, rel=1e-14)
     # From θ = 0 a rigid block overturns iff ½ J θ̇² > M g R (1 − cos α) (energy to bring c.g. over P).
     j = body.rotational_inertia(1, 0.0)
@@ -117,7 +118,7 @@ def test_overturning_follows_the_static_instability():
     above = simulate_rocking(body, 2.0, theta_dot0=1.01 * w_crit)
     assert not below.overturned and below.theta.max() < ALPHA
     assert above.overturned and above.theta[-1] == pytest.approx(ALPHA, rel=1e-8)
-    # A flexible body: the static drift toward the pivot lowers the angle; check 001 Eq. 5's residuals.
+    # A flexible body: the static drift toward the pivot lowers the angle; check the paper, Eq. 5's residuals.
     soft = shear_block(WIDTH, HEIGHT, MASS, 2.0)
     th = overturning_angle(soft, 1)
     q = static_deflection(soft, th, 1)
@@ -142,7 +143,7 @@ def test_chatter_is_stopped_after_impacts_closer_than_a_mode_period():
 
 def test_shear_block_integrals_and_dimensionless_parameters():
     # Linear shear mode φ = (Y/H) i on a uniform block: Φ = M/2, m_q = M/3, S = −M h/6 (closed forms
-    # of the integrals in shear_block's docstring); 001's dimensionless set follows with q̃ = q/h.
+    # of the integrals in shear_block's docstring); the paper's dimensionless set follows with q̃ = q/h.
     b = shear_block(WIDTH, HEIGHT, MASS, 10.0)
     d = b.dimensionless()
     assert d["alpha1"] == d["alpha2"] == pytest.approx(WIDTH / HEIGHT)

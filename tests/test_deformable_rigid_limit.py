@@ -1,20 +1,20 @@
-"""The deformable rocking body (seed 001) against the rigid block (Housner 1963) it must reduce to.
+"""The deformable rocking body (docs/references.md) against the rigid block (Housner 1963) it must reduce to.
 
 Rigid references: (1) `_rigid_free_rocking` below, a self-contained integration of Housner's equation
-θ'' = −p² sin(α sgn θ − θ) (spec §7) with DOP853 at rtol 1e-12 and θ̇⁺ = e θ̇⁻ at θ = 0,
+θ'' = −p² sin(α sgn θ − θ) (Housner 1963; Zhang & Makris 2001) with DOP853 at rtol 1e-12 and θ̇⁺ = e θ̇⁻ at θ = 0,
 e = 1 − 1.5 sin²α, written before the analytical-rocking solver existed; (2) that solver,
 `validation.rocking.free_rocking` (method "adaptive"), once it landed. Neither shares code with
 validation.deformable.
 
 How the deformable body reduces. Between impacts a stiff mode follows the rocking quasi-statically and
-θ(t) departs from the rigid solution by O((p/ω_q)²). At an impact, 001's momentum conditions do not
+θ(t) departs from the rigid solution by O((p/ω_q)²). At an impact, the paper's momentum conditions do not
 involve k_q, so the mode always takes a velocity jump. Splitting the motion after the impact into the
 slow rocking mode and the fast modal one, the slow rotation rate is p_θ⁻/J, the conserved moment of
 momentum about the new tipping point divided by the rigid inertia, i.e. Housner's θ̇⁺ exactly; the
 fast part carries the rest and is damped away. So the stiff limit is Housner's block as long as the
 fast part does not reverse θ̇ at lift-off, which holds for moderate modal coupling (shown here for a
 mode with 30 % of the shear block's participation). With the full linear shear mode of
-`shear_block` (B²/(J m_q) = 0.94) the jump reverses θ̇ and 001's rule lands the body flat instead.
+`shear_block` (B²/(J m_q) = 0.94) the jump reverses θ̇ and the paper's rule lands the body flat instead.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from scipy.integrate import solve_ivp
 from validation.deformable import DeformableBody, impact, shear_block, simulate_rocking
 from validation.rocking import free_rocking
 
-WIDTH, HEIGHT, MASS = 0.25, 1.0, 500.0  # a Peña-like block (spec §6)
+WIDTH, HEIGHT, MASS = 0.25, 1.0, 500.0  # a Peña-like block (scenes/pena_block.py)
 ALPHA = math.atan(WIDTH / HEIGHT)
 THETA0 = 0.5 * ALPHA
 DT_OUT = 1e-3
@@ -138,7 +138,7 @@ def test_first_flight_of_full_shear_mode_is_rigid_and_impact_lands_flat(rigid):
         errors.append(np.max(np.abs(res.theta[:n][mask] - theta_rigid[:n][mask])) / THETA0)
         assert res.impact_times[0] == pytest.approx(impacts[0], abs=5e-6)
     assert errors[1] < 2e-5 and 10 < errors[0] / errors[1] < 30  # measured 1.9e-4 → 9.4e-6
-    # At the impact 001's conditions give the mode the whole horizontal momentum: θ̇⁺ would reverse,
+    # At the impact the paper's conditions give the mode the whole horizontal momentum: θ̇⁺ would reverse,
     # so both tipping points stay down; the slow rate p_θ⁻/J is still Housner's θ̇⁺.
     body = _body(1.0, 200.0)
     w = -1.0  # rocking on point 1 (θ > 0) and coming back; the impact is at point 2
@@ -148,12 +148,12 @@ def test_first_flight_of_full_shear_mode_is_rigid_and_impact_lands_flat(rigid):
     j = body.rotational_inertia(-1, 0.0)
     rx, _ = body.cg_from_pivot(-1)
     v_p = w * (body.pivot_position(-1) - body.pivot_position(1))  # vertical speed of point 2 before
-    p_theta_minus = MASS * rx * v_p + j * w  # moment of momentum about point 2 (001 Eq. 8 with q = 0)
+    p_theta_minus = MASS * rx * v_p + j * w  # moment of momentum about point 2 (the paper, Eq. 8 with q = 0)
     assert p_theta_minus / j == pytest.approx(w * (1 - 1.5 * math.sin(ALPHA) ** 2), rel=1e-12)
 
 
 def test_uplift_under_a_ramp_starts_at_g_tan_alpha_in_the_stiff_limit():
-    # Support acceleration ẍ_g = r t: a rigid block lifts when ẍ_g = g tan α (Housner; spec §7). A
+    # Support acceleration ẍ_g = r t: a rigid block lifts when ẍ_g = g tan α (Housner 1963). A
     # flexible body lifts earlier (the mode's quasi-static drift moves the c.g.); the shift is O(ω_q⁻²).
     rate = 2.0
     t_rigid = 9.81 * math.tan(ALPHA) / rate
@@ -167,7 +167,7 @@ def test_uplift_under_a_ramp_starts_at_g_tan_alpha_in_the_stiff_limit():
 
 
 def test_resonant_mode_lifts_the_body_below_the_rigid_threshold():
-    # 001's motivation: harmonic support motion at 0.3 g tan α cannot lift a rigid block, but at the
+    # the paper's motivation: harmonic support motion at 0.3 g tan α cannot lift a rigid block, but at the
     # mode's frequency the deformation builds up enough base moment to cause uplift and impacts.
     f = 5.0
     amp = 0.3 * 9.81 * math.tan(ALPHA)

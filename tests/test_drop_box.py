@@ -1,4 +1,4 @@
-"""The DEM drop-box scene against seed 002's RKF45 reference (validation.drop_shock): the same rigid box
+"""The DEM drop-box scene against the notes' RKF45 reference (validation.drop_shock): the same rigid box
 on corner spring–dampers, one integrated by the engine, one by Cash–Karp with step control."""
 
 import math

@@ -1,4 +1,4 @@
-"""Verification of the 3D drop-shock reference (validation.drop_shock, seed 002).
+"""Verification of the 3D drop-shock reference (validation.drop_shock, the drop-shock method notes, docs/references.md).
 
 Closed forms and conservation laws only. Tolerances are tied to the RKF45 per-step tolerance `tol`:
 the controller keeps each step's scaled local error ≤ tol, and over the few hundred steps of these
@@ -25,7 +25,7 @@ GLOBAL_FACTOR = 10.0
 
 def _flat_drop_closed_form(box: DropBox):
     """Free fall to t_drop = √(2h/G), then the linear oscillator m ü + 4c u̇ + 4k u = mG for the
-    penetration u of each corner, u(0) = 0, u̇(0) = √(2Gh), valid while k u + c u̇ ≥ 0 (002 §4)."""
+    penetration u of each corner, u(0) = 0, u̇(0) = √(2Gh), valid while k u + c u̇ ≥ 0 (the notes, §4)."""
     m, g, k, c, h = box.mass, box.gravity, box.stiffness, box.damping, box.drop_height
     t_drop, v_imp = math.sqrt(2 * h / g), math.sqrt(2 * g * h)
     wn = math.sqrt(4 * k / m)
@@ -73,7 +73,7 @@ def test_flat_drop_matches_free_fall_then_oscillator_on_4k(tol):
     for j in range(4):  # flat drop: the four corners carry the same load
         err_f = np.max(np.abs(res.corner_loads[contact, j] - f_ref)) / np.max(f_ref)
         assert err_f < GLOBAL_FACTOR * tol * 100  # force ~ k·pen: relative error ≤ pen error / pen_max
-    # a_G = |4F − mG|/(mG) (002 §10).
+    # a_G = |4F − mG|/(mG) (the notes, §10).
     a_ref = np.abs(4 * f_ref - box.weight) / box.weight
     assert np.max(np.abs(res.cg_accel_G[contact] - a_ref)) < GLOBAL_FACTOR * tol * 100 * np.max(a_ref)
     assert np.allclose(res.cg_accel_G[fall], 1.0, atol=1e-12)  # free fall reads 1 G
@@ -150,7 +150,7 @@ def test_modal_estimates_and_initial_state():
     assert m.t_drop == pytest.approx(math.sqrt(2 * box.drop_height / box.gravity))
     y0 = box.initial_state()
     corners_z = y0[2] + (box.corners_body @ quat_to_matrix(y0[6:10]).T)[:, 2]
-    assert corners_z.min() == pytest.approx(box.drop_height)  # lowest corner at h (002 §12)
+    assert corners_z.min() == pytest.approx(box.drop_height)  # lowest corner at h (the notes, §12)
     q = y0[6:10]
     assert np.allclose(quat_multiply(q, q * np.array([1, -1, -1, -1])), [1, 0, 0, 0])
 

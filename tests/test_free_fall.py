@@ -1,4 +1,4 @@
-"""Free fall: the centred scheme integrates constant acceleration exactly (004 Eq. 23, 27).
+"""Free fall: the centred scheme integrates constant acceleration exactly (Itiola & El Shamy 2024, Eq. 23, 27).
 
 With v(t−Δt/2) = v₀ given, v(t_n+½) = v₀ + g (n+1) Δt and x_n = x₀ + v₀ t_n + g (t_n² + t_n Δt)/2 exactly,
 the trajectory of a body whose velocity is v₀ at t = −Δt/2. The only error is round-off.

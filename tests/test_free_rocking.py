@@ -1,4 +1,5 @@
-"""Free rocking of the Peña block (004 §3): time to the first impact against the rigid-block equation.
+"""Free rocking of the Peña block (Itiola & El Shamy 2024, §3): time to the first impact against the rigid-block
+equation.
 
 The DEM block rests on its bottom row of spheres (radius r₁), so it pivots about the sphere of its edge.
 The exact rigid reference is the block rolling without slip on that sphere: with b', h' the horizontal and
@@ -95,8 +96,8 @@ def test_time_to_first_impact_matches_rigid_block(ti_cpu):
 
 
 def test_table2_friction_lets_the_pivot_slide(ti_cpu):
-    """With 004 Table 2's μ = 0.11 the pivot slides at release (the rigid block needs μ ≈ 0.19 there),
-    and the rocking dies within 0.4 s; μ = 0.7 keeps the pivot still (spec §6)."""
+    """With Itiola & El Shamy 2024, Table 2's μ = 0.11 the pivot slides at release (the rigid block needs μ ≈ 0.19
+    there), and the rocking dies within 0.4 s; μ = 0.7 keeps the pivot still (scenes/pena_block.py)."""
     from dem.run import run_scene
 
     out = {}

@@ -9,7 +9,7 @@ from dem.record import C_POS, C_VEL
 from tests.builders import energies, sphere_on_wall
 
 R, M, V, G_MOD = 0.01, 0.05, 1.0, 1e9
-H_N = hertz_stiffness_factor(G_MOD, 0.3, R)  # R̄ = R for ball–wall (spec §2)
+H_N = hertz_stiffness_factor(G_MOD, 0.3, R)  # R̄ = R for ball–wall (Itiola & El Shamy 2024, §2.1)
 D_MAX, T_C = hertz_impact(M, V, H_N)  # ≈ 1.85e-4 m, 5.44e-4 s
 DT = T_C / 2000  # 2000 steps per contact: (ωΔt)² ≈ 1e-5
 

@@ -1,8 +1,8 @@
-"""The three integrators of 003 §2.3 on the clearance oscillator of 003 §3.1.
+"""The three integrators of Xu et al. 2022, §2.3 on the clearance oscillator of Xu et al. 2022, §3.1.
 
 Reference: DOP853 at rtol 1e-12 with events at the walls (validation.impact.reference_solution).
 Orders: Newmark-β (γ = 1/2, β = 1/4) and generalized-α are second order, precise integration with
-the three-point Adams quadrature of 003 Eq. 42 third order. The wall force is only C¹ at first touch
+the three-point Adams quadrature of Xu et al. 2022, Eq. 42 third order. The wall force is only C¹ at first touch
 (δ^{3/2}), which adds scatter of ±0.5 to the order between two step sizes; we therefore fit the
 slope of log(error) against log(Δt) over five halvings and allow ±0.3 around the stated order.
 """
@@ -31,7 +31,7 @@ STATED_ORDER = {"newmark": 2.0, "generalized_alpha": 2.0, "precise": 3.0}
 ORDER_TOL = 0.3
 """Allowed deviation of the fitted order (see module doc)."""
 
-V0 = 8.0  # 003 §3.1 initial speed [m/s]
+V0 = 8.0  # Xu et al. 2022, §3.1 initial speed [m/s]
 
 
 def _error(res, ref, osc):
@@ -41,7 +41,7 @@ def _error(res, ref, osc):
 
 @pytest.mark.parametrize("name", list(METHODS))
 def test_converges_at_stated_order(name):
-    osc = ClearanceOscillator()  # Lankarani–Nikravesh, c_e = 0.9 as 003 §3.1
+    osc = ClearanceOscillator()  # Lankarani–Nikravesh, c_e = 0.9 as Xu et al. 2022, §3.1
     t_end = 0.004  # two impacts: first at 0.6 ms, second at 2.5 ms
     dts = t_end / 400 * 0.5 ** np.arange(5)  # 10 µs … 0.625 µs; contact lasts ~450 µs
     errors = []
@@ -55,7 +55,7 @@ def test_converges_at_stated_order(name):
 
 @pytest.fixture(scope="module")
 def run_003():
-    """003 §3.1 over its 0.02 s window, Δt = 2 µs, all three methods and the reference."""
+    """Xu et al. 2022, §3.1 over its 0.02 s window, Δt = 2 µs, all three methods and the reference."""
     osc = ClearanceOscillator()
     runs = {name: f(osc, 0.0, V0, 0.02, 2e-6) for name, f in METHODS.items()}
     ref = reference_solution(osc, 0.0, V0, runs["newmark"].t)
@@ -69,7 +69,7 @@ def test_three_integrators_agree_on_the_clearance_oscillator(run_003):
     for res in runs.values():
         assert np.max(np.abs(res.x - ref.x)) < 8e-4 * osc.clearance
         assert np.max(np.abs(res.v - ref.v)) < 3e-3 * V0
-    # Pairwise, which is what 003 Figs. 6–7 show.
+    # Pairwise, which is what Xu et al. 2022, Figs. 6–7 show.
     names = list(runs)
     for i in range(3):
         for j in range(i + 1, 3):
@@ -77,7 +77,7 @@ def test_three_integrators_agree_on_the_clearance_oscillator(run_003):
 
 
 def test_largest_displacement_is_about_6_mm(run_003):
-    # 003 §3.1: "the displacement reaches a maximum of about 6 mm" with the 5 mm clearance.
+    # Xu et al. 2022, §3.1: "the displacement reaches a maximum of about 6 mm" with the 5 mm clearance.
     _, runs, ref = run_003
     assert 5.9e-3 < ref.x.max() < 6.4e-3
     for res in runs.values():
@@ -104,7 +104,7 @@ def test_linear_free_vibration_is_exact_for_precise_integration():
 
 
 def test_expm_2n_and_duhamel_matrices():
-    h = np.array([[-1.0, 0.01], [100.0 - 1e6, -1.0]])  # H of the default oscillator, 003 Eq. 37
+    h = np.array([[-1.0, 0.01], [100.0 - 1e6, -1.0]])  # H of the default oscillator, Xu et al. 2022, Eq. 37
     eta = 1e-4
     assert np.allclose(expm_2n(h * eta), scipy.linalg.expm(h * eta), rtol=0, atol=1e-13)
     phi, g0, g1, g2 = duhamel_matrices(h, eta)

@@ -1,4 +1,4 @@
-"""Verification of the five impact laws of 003 Table 2 (validation.impact.laws).
+"""Verification of the five impact laws of Xu et al. 2022, Table 2 (validation.impact.laws).
 
 Pure-function checks: closed-form values, derivatives, and the exact restitution of the family
 F = K δ^n (1 + D δ̇/δ̇⁻), which is independent of mass, stiffness and speed.
@@ -29,16 +29,16 @@ FD_TOL = 1e-6
 """Relative tolerance of the central-difference derivative check (step 1e-6 relative: O(h²) ≈ 1e-12
 truncation, rounding ≈ 1e-16/1e-6 = 1e-10; 1e-6 leaves room for the δ^{1/2} curvature)."""
 
-K, CE, V = 1.5e11, 0.5, 0.3  # 003 §2.2 magnitudes
+K, CE, V = 1.5e11, 0.5, 0.3  # Xu et al. 2022, §2.2 magnitudes
 
 
 def test_damping_factors_follow_003_with_gonthier_over_c_e():
     assert damping_factor(ImpactLaw.HERTZ, CE) == 0.0
-    assert damping_factor(ImpactLaw.HUNT_CROSSLEY, CE) == pytest.approx(1.5 * 0.5)  # 003 Eq. 6
+    assert damping_factor(ImpactLaw.HUNT_CROSSLEY, CE) == pytest.approx(1.5 * 0.5)  # Xu et al. 2022, Eq. 6
     assert damping_factor(ImpactLaw.LANKARANI_NIKRAVESH, CE) == pytest.approx(0.75 * 0.75)  # Eq. 8
-    # Gonthier: (1 − c_e²)/c_e = 1.5 (003 Eq. 10, spec §2), not Eq. 9's (1 − c_e²)/c_e² = 3.
+    # Gonthier: (1 − c_e²)/c_e = 1.5 (Xu et al. 2022, Eq. 10, docs/references.md), not Eq. 9's (1 − c_e²)/c_e² = 3.
     assert damping_factor(ImpactLaw.GONTHIER, CE) == pytest.approx(1.5)
-    assert damping_factor(ImpactLaw.FLORES, CE) == pytest.approx(1.6)  # 003 Eq. 12
+    assert damping_factor(ImpactLaw.FLORES, CE) == pytest.approx(1.6)  # Xu et al. 2022, Eq. 12
     for law in ImpactLaw:
         assert damping_factor(law, 1.0) == 0.0  # perfectly elastic: all reduce to Hertz
 
@@ -105,7 +105,8 @@ def test_exact_restitution_behaviour_of_the_five_laws():
         e2 = separation_ratio_exact(law, 0.95) / 0.95 - 1
         assert 0 < e2 < e1 < 0.015
         assert 3.5 < e1 / e2 < 4.5
-    # 003 Eq. 9 as printed, (1 − c_e²)/c_e², would give 0.092 m/s at v = 0.3 m/s, not 003's 0.15.
+    # Xu et al. 2022, Eq. 9 as printed, (1 − c_e²)/c_e², would give 0.092 m/s at v = 0.3 m/s, not Xu et al.'s (2022)
+    # 0.15.
     assert separation_ratio_of_factor(3.0) * 0.3 == pytest.approx(0.092, abs=5e-4)
 
 
@@ -124,7 +125,7 @@ def test_bad_input_raises_value_error_naming_the_parameter():
 
 def test_engine_damping_factors_agree_with_the_reference():
     # The engine keeps its own copy of the factors (dem.materials.impact_damping_factor, read by its
-    # Taichi normal-force function); both must follow the same reading of 003 (spec §2).
+    # Taichi normal-force function); both must follow the same reading of Xu et al. 2022 (docs/references.md).
     from dem import materials
 
     for law in ImpactLaw:

@@ -1,6 +1,6 @@
-"""The two-sphere single impact of 003 §2.2 under the five laws (validation.impact.two_sphere).
+"""The two-sphere single impact of Xu et al. 2022, §2.2 under the five laws (validation.impact.two_sphere).
 
-003 reports separation speeds read off its Fig. 4: Hertz 0.3 m/s, Hunt–Crossley and
+Xu et al. 2022 reports separation speeds read off its Fig. 4: Hertz 0.3 m/s, Hunt–Crossley and
 Lankarani–Nikravesh "close to 0.2 m/s", Gonthier and Flores 0.15 m/s = c_e·v.
 """
 
@@ -39,17 +39,17 @@ def test_hertz_keeps_the_impact_speed_and_the_closed_form_contact_time(impacts):
 
 
 def test_gonthier_and_flores_give_c_e_times_v(impacts):
-    # 003: 0.15 m/s "completely consistent with the recovery coefficient". The laws themselves are
+    # Xu et al. 2022: 0.15 m/s "completely consistent with the recovery coefficient". The laws themselves are
     # approximate: exact restitution 0.4877 (Gonthier) and 0.4704 (Flores) at c_e = 0.5, i.e. 2.5 %
-    # and 5.9 % below c_e, which bounds the tolerance; both agree with 003's figure to 2 digits.
+    # and 5.9 % below c_e, which bounds the tolerance; both agree with Xu et al.'s (2022) figure to 2 digits.
     assert impacts[ImpactLaw.GONTHIER].separation_speed == pytest.approx(CE * V, rel=0.03)
     assert impacts[ImpactLaw.FLORES].separation_speed == pytest.approx(CE * V, rel=0.065)
-    assert impacts[ImpactLaw.GONTHIER].separation_speed == pytest.approx(0.146, abs=5e-4)  # spec §2
+    assert impacts[ImpactLaw.GONTHIER].separation_speed == pytest.approx(0.146, abs=5e-4)  # docs/references.md
 
 
 def test_hunt_crossley_and_lankarani_nikravesh_are_close_to_0_2(impacts):
     # Measured 0.1989 (HC) and 0.2176 (LN): both restitute more than c_e = 0.5 asks (their damping is
-    # calibrated for c_e → 1), within 10 % of the 0.2 m/s that 003 Fig. 4 shows.
+    # calibrated for c_e → 1), within 10 % of the 0.2 m/s that Xu et al. 2022, Fig. 4 shows.
     for law in (ImpactLaw.HUNT_CROSSLEY, ImpactLaw.LANKARANI_NIKRAVESH):
         s = impacts[law].separation_speed
         assert s == pytest.approx(0.2, rel=0.10)

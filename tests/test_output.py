@@ -29,7 +29,7 @@ def test_cli_run_writes_history_summary_and_plots(ti_cpu, tmp_path, capsys):
     assert np.allclose(np.diff(hist["t"]), 1e-4) and hist["t"][0] == 0.0
     assert abs(hist["theta_deg"][0] - 2.0) < 1e-12
     assert summary["max_energy_error"] == pytest.approx(np.max(np.abs(hist["energy_error"])))
-    for group in ("angles", "forces", "energy"):
+    for group in ("rocking", "forces", "interfaces", "energy", "diagnostics"):
         assert (out / f"plot_{group}.png").stat().st_size > 1000
     assert (out / "profile_width.csv").exists()
 

@@ -63,6 +63,35 @@ def test_cli_render_options(tmp_path, postproc_run, capsys):
     assert rc == 0 and (postproc_run.out_dir / f"render_{k:06d}.png").exists()
 
 
+def test_bodies_framed_in_their_colours_and_contacts_only(tmp_path, postproc_run):
+    """Two bodies: coloured one colour each (tab10 blue and orange), the camera on them (they span most of
+    the picture, though the base facet is 1.0 × 0.6 m beside 0.1-0.15 m blocks); --contacts-only draws
+    their outlines and the contact forces without spheres."""
+    _require_rendering()
+    from PIL import Image
+
+    from dem.cli import main
+
+    out = tmp_path / "bodies.png"
+    assert main(["render", str(postproc_run.out_dir), "--out", str(out), "--size", "320", "240", "--no-contacts",
+                 "--camera", "front"]) == 0  # default colour for two bodies: by body
+    img = np.asarray(Image.open(out).convert("RGB")).astype(float)
+    body = {}
+    for name, rgb in (("blue", (31, 119, 180)), ("orange", (255, 127, 14))):
+        # shading scales the colour: compare directions, not values
+        c = np.array(rgb, float) / np.linalg.norm(rgb)
+        cos = (img @ c) / np.maximum(np.linalg.norm(img, axis=2), 1e-9)
+        body[name] = (cos > 0.995) & (img.max(axis=2) > 40)
+    assert body["blue"].mean() > 0.005 and body["orange"].mean() > 0.005, {k: v.mean() for k, v in body.items()}
+    cols = np.flatnonzero((body["blue"] | body["orange"]).any(axis=0))
+    assert cols[-1] - cols[0] > 0.4 * img.shape[1]  # framed: the bodies, 0.55 m apart, span ≥ 40 % of the width
+    only = tmp_path / "contacts.png"
+    assert main(["render", str(postproc_run.out_dir), "--out", str(only), "--size", "320", "240",
+                 "--contacts-only"]) == 0
+    shape, colours, covered = _picture_stats(only)
+    assert covered > 0.01 and colours > 20
+
+
 def test_gif_movie_has_every_frame(tmp_path, postproc_run):
     _require_rendering()
     from PIL import Image
@@ -110,6 +139,8 @@ def test_bad_options_are_named(tmp_path, postproc_run, capsys):
         (["--zoom", "0"], "--zoom must be > 0"),
         (["--movie", str(tmp_path / "m.gif"), "--fps", "0"], "--fps must be > 0"),
         (["--movie", str(tmp_path / "m.gif"), "--out", str(tmp_path / "a.png")], "--out is for a single picture"),
+        (["--opacity", "0"], "--opacity must be in (0, 1]"),
+        (["--contacts-only", "--no-contacts"], "leave nothing to draw"),
     ]
     for extra, message in cases:
         assert main(["render", d, *extra]) == 2, extra
@@ -125,3 +156,17 @@ def test_option_parsers():
     assert np.allclose(d, [0, 0, 1]) and np.allclose(up, [0, 1, 0])
     with pytest.raises(ValueError, match="not all zero"):
         parse_camera("0,0,0")
+
+
+def test_missing_pyvista_gives_an_install_command_that_works(monkeypatch, postproc_run):
+    """dem is not on PyPI ('pip install dem[vis]' would fetch an unrelated package): the message names the
+    editable install from the checkout."""
+    import sys
+
+    from dem.results import load_results
+
+    monkeypatch.setitem(sys.modules, "pyvista", None)  # import pyvista → ImportError
+    ok, why = can_render()
+    assert not ok and "pip install -e '.[vis]'" in why
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[vis\]'"):
+        load_results(postproc_run.out_dir).pyvista_frame(-1)

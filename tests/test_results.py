@@ -36,9 +36,10 @@ def test_read_frame_and_arrays(postproc_run):
     assert np.array_equal(m.points, last.centers)
     assert np.array_equal(m.point_data["velocity"], last.velocity)
     c = res.read_frame(-1, "contacts")
-    assert np.array_equal(c.cell_data["normal_force"][0], last.contact_fn)
+    assert np.array_equal(c.cell_data["fn"][0], last.contact_fn)
+    assert np.array_equal(c.cell_data["force"][0], last.contact_total_force)
     arrays = res.frame_arrays(0)
-    assert arrays["contacts"]["points"].shape == (0, 3) and arrays["contacts"]["normal_force"].shape == (0,)
+    assert arrays["contacts"]["points"].shape == (0, 3) and arrays["contacts"]["normal_force"].shape == (0, 3)
     assert arrays["walls"]["velocity"].shape == (2, 3)
     assert np.array_equal(arrays["clumps"]["quaternion"], run.frames[0].clump_quaternion)
     assert res.nearest_frame(0.011) == 1 and res.nearest_frame(1e9) == res.frame_count - 1
@@ -71,7 +72,7 @@ def test_folder_without_frames_and_not_a_folder(tmp_path, postproc_run):
 
 
 def test_pyvista_frame(postproc_run):
-    pytest.importorskip("pyvista", reason="pyvista not installed (pip install 'dem[vis]')")
+    pytest.importorskip("pyvista", reason="pyvista not installed (pip install -e '.[vis]')")
     run = postproc_run
     blocks = load_results(run.out_dir).pyvista_frame(-1)
     assert list(blocks.keys()) == ["spheres", "walls", "contacts", "clumps"]

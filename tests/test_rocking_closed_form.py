@@ -12,25 +12,25 @@ from validation.rocking import closed_form as cf
 
 # Closed forms evaluated two ways in double precision: agreement to a few hundred ulps.
 ROUNDING_TOL = 1e-12
-# 004 §5.2 prints p and p̄ to three significant digits (p = 1.23, p̄ = 1.072 rad/s).
+# Itiola & El Shamy 2024, §5.2 prints p and p̄ to three significant digits (p = 1.23, p̄ = 1.072 rad/s).
 PAPER_PRINT_TOL = 5e-3
 # scipy quad of the nonlinear period at epsrel = 1e-12.
 QUADRATURE_TOL = 1e-9
 
 
 def test_frequency_parameter_is_housner_for_a_rectangle():
-    # p² = 3g/(4R), R the half-diagonal (spec §7; 000 §3 with I_O = 4/3 m R²).
+    # p² = 3g/(4R), R the half-diagonal (Housner 1963; Zhang & Makris 2001; Qi & Zhu 2025, §3 with I_O = 4/3 m R²).
     w, h = 0.41, 1.128
     r = 0.5 * math.hypot(w, h)
     assert cf.half_diagonal(w, h) == pytest.approx(r, rel=ROUNDING_TOL)
     assert cf.frequency_parameter(w, h) ** 2 == pytest.approx(3 * 9.81 / (4 * r), rel=ROUNDING_TOL)
-    # m g R / I_O with I_O = I_G + m R², I_G = m (w² + h²)/12 (000 Eq. 2 and §3)
+    # m g R / I_O with I_O = I_G + m R², I_G = m (w² + h²)/12 (Qi & Zhu 2025, Eq. 2 and §3)
     i_o = (w * w + h * h) / 12 + r * r
     assert cf.frequency_parameter(w, h) ** 2 == pytest.approx(9.81 * r / i_o, rel=ROUNDING_TOL)
 
 
 def test_single_pier_numbers_of_004():
-    # 004 §5.2: 1.6 m × 9.6 m pier, α = 9.46°, p = 1.23 rad/s, g tan α = 0.167 g.
+    # Itiola & El Shamy 2024, §5.2: 1.6 m × 9.6 m pier, α = 9.46°, p = 1.23 rad/s, g tan α = 0.167 g.
     alpha = cf.slenderness(1.6, 9.6)
     assert math.degrees(alpha) == pytest.approx(9.46, abs=PAPER_PRINT_TOL)
     assert cf.frequency_parameter(1.6, 9.6) == pytest.approx(1.23, abs=PAPER_PRINT_TOL)
@@ -38,7 +38,7 @@ def test_single_pier_numbers_of_004():
 
 
 def test_housner_restitution():
-    # e = 1 − 1.5 sin²α (000 Eq. 24): 1 for a needle, 0 at sin²α = 2/3 (h/b = 1/√2, 000 Eq. 17).
+    # e = 1 − 1.5 sin²α (Qi & Zhu 2025, Eq. 24): 1 for a needle, 0 at sin²α = 2/3 (h/b = 1/√2, Qi & Zhu 2025, Eq. 17).
     assert cf.housner_restitution(0.0) == 1.0
     assert cf.housner_restitution(math.asin(math.sqrt(2 / 3))) == pytest.approx(0.0, abs=ROUNDING_TOL)
     assert cf.housner_restitution(math.radians(20)) == pytest.approx(1 - 1.5 * math.sin(math.radians(20)) ** 2)

@@ -20,7 +20,7 @@ THRESHOLD = cf.uplift_threshold(ALPHA)
 UPLIFT_TIME_TOL = 1e-12
 # Mirror symmetry holds to rounding: sin is odd and cos even in IEEE arithmetic, so exact here.
 MIRROR_TOL = 0.0
-# 000 Eq. 44 excitation, 3 s, a few impacts: RK4 at dt = 1e-3 s vs dt = 1e-4 s and vs DOP853 at
+# Qi & Zhu 2025, Eq. 44 excitation, 3 s, a few impacts: RK4 at dt = 1e-3 s vs dt = 1e-4 s and vs DOP853 at
 # rtol 1e-11. Global RK4 error ≈ (p dt)^4 α × (number of swings) ≈ 1.5e-10 × 0.35 × 10 ≈ 5e-10, and
 # each impact passes the error on through e < 1; 1e-7 rad leaves room for the impact-time steps.
 CONVERGED_ANGLE_TOL = 1e-7
@@ -35,7 +35,7 @@ def test_no_uplift_just_below_threshold_on_both_sides():
 
 
 def test_uplift_just_above_threshold_towards_the_right_side():
-    # ü_g > g tan α tips the block onto θ < 0, ü_g < −g tan α onto θ > 0 (spec §7 sign convention)
+    # ü_g > g tan α tips the block onto θ < 0, ü_g < −g tan α onto θ > 0 (validation.rocking's sign convention)
     for sign in (1.0, -1.0):
         res = base_excited(WIDTH, HEIGHT, sign * 1.01 * THRESHOLD, 0.5)
         assert res.uplift_times == [0.0]
@@ -76,7 +76,7 @@ def test_overturning_under_a_long_strong_pulse_and_not_under_a_short_one():
 
 
 def test_time_transform_converges_to_tiny_steps_and_to_scipy():
-    sig = ExponentialSine(0.7 * G, 1.76, 2 * math.pi * 1.5)  # 000 Eq. 44, β of 000 Table 1
+    sig = ExponentialSine(0.7 * G, 1.76, 2 * math.pi * 1.5)  # Qi & Zhu 2025, Eq. 44, β of Qi & Zhu 2025, Table 1
     coarse = base_excited(WIDTH, HEIGHT, sig, 3.0, dt=1e-3)
     fine = base_excited(WIDTH, HEIGHT, sig, 3.0, dt=1e-4)
     adapt = base_excited(WIDTH, HEIGHT, sig, 3.0, dt=1e-3, method="adaptive", rtol=1e-11, atol=1e-13)
@@ -87,8 +87,8 @@ def test_time_transform_converges_to_tiny_steps_and_to_scipy():
 
 
 def test_step_end_impacts_lag_by_less_than_one_step():
-    # 000's RK comparison methods apply the impact at the end of the step in which θ changed sign:
-    # the impact time is late by less than dt, whatever the order of the RK method; 000's algorithm
+    # Qi & Zhu's (2025) RK comparison methods apply the impact at the end of the step in which θ changed sign:
+    # the impact time is late by less than dt, whatever the order of the RK method; Qi & Zhu's (2025) algorithm
     # places it to RK accuracy.
     sig = ExponentialSine(0.7 * G, 1.76, 2 * math.pi * 1.5)
     ref = base_excited(WIDTH, HEIGHT, sig, 2.0, dt=1e-4)
@@ -110,7 +110,7 @@ def test_runge_kutta_error_order_on_a_smooth_interval(order):
 
     def rhs(t, y):
         phi = ALPHA - y[0]
-        return (y[1], -P * P * (math.sin(phi) + sig(t) / G * math.cos(phi)))  # 000 Eq. 22, θ > 0
+        return (y[1], -P * P * (math.sin(phi) + sig(t) / G * math.cos(phi)))  # Qi & Zhu 2025, Eq. 22, θ > 0
 
     exact = solve_ivp(rhs, (0, t_end), (theta0, 0.0), method="DOP853", rtol=1e-13, atol=1e-15).y[0, -1]
     steps = (0.025, 0.0125, 0.00625)

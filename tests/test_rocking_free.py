@@ -1,6 +1,7 @@
-"""Free rocking from the step-by-step solver against Housner's closed forms (spec §7).
+"""Free rocking from the step-by-step solver against Housner's closed forms (Housner 1963; Zhang & Makris 2001).
 
-Block of 000 Table 1: α = 20°, R = 0.6 m, p = 3.5 rad/s. Default step dt = 1e-3 s (σ1 of 000 §4.2).
+Block of Qi & Zhu 2025, Table 1: α = 20°, R = 0.6 m, p = 3.5 rad/s. Default step dt = 1e-3 s (σ1 of Qi & Zhu 2025,
+§4.2).
 """
 
 import math
@@ -25,7 +26,7 @@ RK4_TIME_TOL = 1e-8
 
 
 def test_linearised_solution_before_first_impact():
-    # θ(t) = α − (α − θ0) cosh(p t) until t = T/4 (Housner 1963; spec §7)
+    # θ(t) = α − (α − θ0) cosh(p t) until t = T/4 (Housner 1963)
     theta0 = 0.5 * ALPHA
     res = free_rocking(WIDTH, HEIGHT, theta0, 0.3, linear=True)
     exact = cf.linear_free_rocking_theta(res.t, theta0, ALPHA, P)
@@ -72,7 +73,7 @@ def test_amplitude_decay_after_n_impacts(linear):
 
 
 def test_nonlinear_free_rocking_agrees_with_adaptive_reference():
-    # Two independent integrations: 000's algorithm at dt = 1e-3 s, SciPy DOP853 with event location.
+    # Two independent integrations: Qi & Zhu's (2025) algorithm at dt = 1e-3 s, SciPy DOP853 with event location.
     theta0 = 0.6 * ALPHA
     a = free_rocking(WIDTH, HEIGHT, theta0, 2.0)
     b = free_rocking(WIDTH, HEIGHT, theta0, 2.0, method="adaptive")
@@ -134,7 +135,7 @@ def test_bad_input_names_the_parameter(kwargs, name):
 
 
 def test_squat_block_needs_an_explicit_restitution():
-    # h/b < 1/√2: Housner's e < 0, the block does not rock about the other corner (000 Eq. 17)
+    # h/b < 1/√2: Housner's e < 0, the block does not rock about the other corner (Qi & Zhu 2025, Eq. 17)
     with pytest.raises(ValueError, match="restitution"):
         free_rocking(2.0, 0.5, 0.1, 1.0)
     assert free_rocking(2.0, 0.5, 0.1, 1.0, restitution=0.0).state == MotionState.REST

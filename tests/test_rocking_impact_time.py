@@ -1,4 +1,4 @@
-"""Seed 000's impact-time algorithm (time transformation + one RK step to s = 0, 000 §3–4)."""
+"""Qi & Zhu's (2025) impact-time algorithm (time transformation + one RK step to s = 0, Qi & Zhu 2025, §3–4)."""
 
 import math
 
@@ -16,7 +16,7 @@ WIDTH, HEIGHT = 2 * 0.6 * math.sin(ALPHA), 2 * 0.6 * math.cos(ALPHA)
 
 # The issue's requirement: the located impact lies on θ = 0 to 1e-10 rad (of the exact trajectory).
 IMPACT_ANGLE_TOL = 1e-10
-# In the transformed variable the θ component of dy/ds is exactly ±1 (000 Eq. 36–37): the step lands on
+# In the transformed variable the θ component of dy/ds is exactly ±1 (Qi & Zhu 2025, Eq. 36–37): the step lands on
 # θ = 0 up to rounding of θ_k (1e-3 rad) times Σ b_i = 1, a few ulps.
 LANDING_TOL = 1e-18
 
@@ -34,7 +34,7 @@ def exact_linear(t, theta0):
 
 @pytest.mark.parametrize("sigma1", [0.01, 0.003, 0.001])
 def test_one_transformed_step_hits_the_exact_impact(sigma1):
-    # Start one coarse step σ1 before the exact impact T/4 on the exact trajectory (000 §4.1 Step 2).
+    # Start one coarse step σ1 before the exact impact T/4 on the exact trajectory (Qi & Zhu 2025, §4.1 Step 2).
     theta0 = 0.5 * ALPHA
     t_impact = cf.free_rocking_period(theta0, ALPHA, P) / 4
     t_k = t_impact - 0.7 * sigma1
@@ -42,13 +42,13 @@ def test_one_transformed_step_hits_the_exact_impact(sigma1):
     assert transform_is_safe(th_k, om_k, P * P * (th_k - ALPHA))
     th_f, om_f, t_f = time_transform_step(linear_rate, (th_k, om_k, t_k), RK4)
     assert abs(th_f) <= LANDING_TOL
-    # the exact trajectory at the computed t_f is on θ = 0 to 1e-10 rad: O(|s0|^5) error (000 Eq. 42)
+    # the exact trajectory at the computed t_f is on θ = 0 to 1e-10 rad: O(|s0|^5) error (Qi & Zhu 2025, Eq. 42)
     assert abs(exact_linear(t_f, theta0)[0]) <= IMPACT_ANGLE_TOL
     assert om_f == pytest.approx(exact_linear(t_impact, theta0)[1], rel=1e-9)
 
 
 def test_error_of_the_transformed_step_shrinks_with_order_q():
-    # q = 2, 3, 4 single steps from the same s0: error O(|s0|^{q+1}) (000 Eq. 42), so higher q is better.
+    # q = 2, 3, 4 single steps from the same s0: error O(|s0|^{q+1}) (Qi & Zhu 2025, Eq. 42), so higher q is better.
     theta0 = 0.5 * ALPHA
     t_impact = cf.free_rocking_period(theta0, ALPHA, P) / 4
     t_k = t_impact - 0.01
@@ -59,7 +59,7 @@ def test_error_of_the_transformed_step_shrinks_with_order_q():
 
 @pytest.mark.parametrize("dt", [1e-3, 5e-4])
 def test_solver_impacts_lie_on_theta_zero_of_the_exact_nonlinear_trajectory(dt):
-    # Nonlinear free rocking: the solver's impact times (000's algorithm with RK4 at σ1 = dt) against
+    # Nonlinear free rocking: the solver's impact times (Qi & Zhu's (2025) algorithm with RK4 at σ1 = dt) against
     # DOP853 at rtol 1e-13, evaluated at those times. The RK4 steps before the impact contribute
     # O(σ1^4) ≈ (p dt)^4 α ≈ 5e-11 rad at dt = 1e-3 s.
     theta0 = 0.6 * ALPHA

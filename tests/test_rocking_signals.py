@@ -52,7 +52,8 @@ def test_ramped_sine_reading_of_004_eq42():
     env = np.array([0.25, 0.5, 1.0, 1.0, 0.5])
     np.testing.assert_allclose(sig(t), 0.5 * G * env * np.sin(2 * math.pi * t), atol=ROUNDING_TOL)
     assert sig(16.5) == 0.0
-    # 004 prints the velocity: on the plateau −b g cos(ωt)/ω (zero mean), 0 after L2 (spec §5)
+    # Itiola & El Shamy 2024 prints the velocity: on the plateau −b g cos(ωt)/ω (zero mean), 0 after L2
+    # (dem/base_motion.py's reading)
     tp = np.linspace(5.0, 14.0, 50)
     np.testing.assert_allclose(sig.velocity(tp), -0.5 * G * np.cos(2 * math.pi * tp) / (2 * math.pi), atol=ROUNDING_TOL)
     assert abs(sig.velocity(16.0)) < ROUNDING_TOL and abs(sig.velocity(25.0)) < ROUNDING_TOL

@@ -1,4 +1,4 @@
-"""Motion states after impact (000 §2), Shenton's initiation criteria, the rocking frame."""
+"""Motion states after impact (Qi & Zhu 2025, §2), Shenton's initiation criteria, the rocking frame."""
 
 import math
 
@@ -24,9 +24,9 @@ from validation.rocking.motion_states import (
 )
 from validation.rocking.shenton import InitiationMode, initiation_mode, slide_rock_limit
 
-# Closed forms vs a 3×3 / 2×2 linear solve of the same equations (000 Eq. 9): rounding only.
+# Closed forms vs a 3×3 / 2×2 linear solve of the same equations (Qi & Zhu 2025, Eq. 9): rounding only.
 LINALG_TOL = 1e-12
-# 004 §5.2 prints p̄ = 1.072 rad/s from p rounded to 1.23 rad/s (our p = 1.2282 gives p̄ = 1.0706).
+# Itiola & El Shamy 2024, §5.2 prints p̄ = 1.072 rad/s from p rounded to 1.23 rad/s (our p = 1.2282 gives p̄ = 1.0706).
 PAPER_PRINT_TOL = 3e-3
 # Fixed-step RK4 at dt = 1e-3 s (see test_rocking_free.py): impact times to 1e-8 s.
 RK4_TIME_TOL = 1e-8
@@ -41,13 +41,13 @@ def test_impulse_closed_forms_match_the_linear_complementarity_solution(width, h
     v = 0.8  # impact speed of corner 2 [m/s]
     sol = solve_impact(MASS, width, height, v, eps)
     aspect = height / width
-    if aspect <= CRITICAL_ASPECT:  # corner 1 stays down (000 Eq. 15–17)
+    if aspect <= CRITICAL_ASPECT:  # corner 1 stays down (Qi & Zhu 2025, Eq. 15–17)
         lam1, lam2, lam_t = pivot_stays_impulses(MASS, width, height, v, eps)
         assert lam1 >= 0.0
         np.testing.assert_allclose(sol.normal, (lam1, lam2), rtol=LINALG_TOL)
         assert sol.tangential == pytest.approx(lam_t, rel=LINALG_TOL)
         assert sol.gap_rate_after[0] == pytest.approx(0.0, abs=LINALG_TOL)
-    else:  # corner 1 lifts (000 Eq. 18–21)
+    else:  # corner 1 lifts (Qi & Zhu 2025, Eq. 18–21)
         lam2, lam_t, g1 = pivot_lifts_impulses(MASS, width, height, v, eps)
         assert g1 >= 0.0 and sol.normal[0] == 0.0
         assert sol.normal[1] == pytest.approx(lam2, rel=LINALG_TOL)
@@ -58,7 +58,7 @@ def test_impulse_closed_forms_match_the_linear_complementarity_solution(width, h
 
 
 def test_outcomes_follow_h_over_b_and_restitution():
-    # 000 Fig. 2: h/b <= 1/√2 rest (ε = 0) or bounce; h/b >= 1/√2 rock (ε = 0) or detach
+    # Qi & Zhu 2025, Fig. 2: h/b <= 1/√2 rest (ε = 0) or bounce; h/b >= 1/√2 rock (ε = 0) or detach
     assert impact_outcome(2.0, 0.5, 0.0) == ImpactOutcome.REST
     assert impact_outcome(2.0, 0.5, 0.3) == ImpactOutcome.BOUNCE
     assert impact_outcome(0.41, 1.128, 0.0) == ImpactOutcome.ROCK
@@ -76,7 +76,7 @@ def test_sign_change_of_the_impulses_is_at_h_over_b_one_over_root_two():
 
 @pytest.mark.parametrize(("width", "height"), SHAPES[:3])
 def test_plastic_impact_about_the_new_corner_is_housners_restitution(width, height):
-    # ε_N = 0, corner 1 lifts: θ̇⁺/θ̇⁻ = 1 − 1.5 sin²α (000 Eq. 24 from Eq. 19)
+    # ε_N = 0, corner 1 lifts: θ̇⁺/θ̇⁻ = 1 − 1.5 sin²α (Qi & Zhu 2025, Eq. 24 from Eq. 19)
     sol = solve_impact(MASS, width, height, 1.0, 0.0)
     e = cf.housner_restitution(cf.slenderness(width, height))
     assert sol.omega_ratio == pytest.approx(e, rel=LINALG_TOL)
@@ -120,7 +120,7 @@ def test_shenton_slide_rock_limit_is_where_friction_saturates():
 
 
 def test_rocking_frame_numbers_of_004():
-    # 004 §5.2: piers 1.6 m × 9.6 m, γ = 0.86 → p̄ = 1.072 rad/s; γ = 0 is the free-standing column
+    # Itiola & El Shamy 2024, §5.2: piers 1.6 m × 9.6 m, γ = 0.86 → p̄ = 1.072 rad/s; γ = 0 is the free-standing column
     assert frame_frequency_parameter(1.6, 9.6, 0.86) == pytest.approx(1.072, abs=PAPER_PRINT_TOL)
     assert frame_frequency_parameter(1.6, 9.6, 0.0) == cf.frequency_parameter(1.6, 9.6)
     alpha = cf.slenderness(1.6, 9.6)

@@ -33,7 +33,7 @@ def _spin(dem, dt, t_end=10.0):
 def test_intermediate_axis_flips_with_conserved_energy_and_momentum(ti_cpu):
     q, ang_mom, energy = _spin(ti_cpu, 2e-4)  # |ω|Δt = 1e-3; 10 s: several flips (e-folding ≈ 0.3 s)
     l0 = np.linalg.norm(ang_mom[0])
-    # 004's mid-step Euler solve is second order: the drift of the vector L over 10 s is bounded by
+    # Itiola & El Shamy's (2024) mid-step Euler solve is second order: the drift of the vector L over 10 s is bounded by
     # (|ω|Δt)² = 1e-6 relative (measured 1.4e-7); E's by 1e-8 (measured 1.1e-10)
     assert np.max(np.linalg.norm(ang_mom - ang_mom[0], axis=1)) < 1e-6 * l0
     assert np.max(np.abs(energy - energy[0])) < 1e-8 * energy[0]

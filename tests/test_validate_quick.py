@@ -8,7 +8,7 @@ block to 1 %, the ledger balances, the uplift threshold is where the rigid
 block puts it, and the restitution falls with β_n and with the packing (the study's findings). The bridge
 cases: the single pier (8 s at 0.5 g) rocks as the rigid block on its edge spheres with the DEM's own
 restitution, above Housner's; the pier–deck bridge (coarse packing, 2 s at 0.1 g) stands still on its
-interfaces with resultants that balance its inertia, and the frame parameters are 004's.
+interfaces with resultants that balance its inertia, and the frame parameters are Itiola & El Shamy's (2024).
 """
 
 import argparse
@@ -41,7 +41,7 @@ def _metric(result, name):
 
 def test_reference_data():
     ref = load_reference("pena_block1")
-    assert ref.value("peak_theta_deg") == [2.9, 2.7, 2.3, 2.05, 1.8, 1.5]  # 004 Fig. 7 captions
+    assert ref.value("peak_theta_deg") == [2.9, 2.7, 2.3, 2.05, 1.8, 1.5]  # Itiola & El Shamy 2024, Fig. 7 captions
     assert ref.value("friction") == 0.11 and ref.value("block_mass") == 503.0  # Tables 2 and 1
     assert all(v.kind in KINDS and v.source.startswith("004") for v in ref.values.values())
     assert any("experimental" in u.what for u in ref.not_available)
@@ -52,6 +52,18 @@ def test_exit_status_and_report(report):
     assert status == 0, {n: r["status"] for n, r in results.items()}
     text = (out / "report.md").read_text()
     assert "| metric | DEM | reference | tolerance | status |" in text
+    # structure: header with the commit, the one-page summary before any detail, no "FAIL (reported)"
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections[:2] == ["## Summary", "## How to read the tables"]
+    head = text.split("## Summary")[0]
+    commit = results["pena"]["commit"]
+    assert commit and f"from commit {commit}" in head and "Every section below ran from commit" in head
+    assert "FAIL (reported)" not in text
+    differs = [m for r in results.values() for m in r["metrics"] if not m["gate"] and m["passed"] is False]
+    for m in differs:
+        assert m["status"] == ("differs, explained" if m["explained"] else "differs, unexplained"), m
+    summary = text.split("## Summary")[1].split("## How to read")[0]
+    assert f"of which {sum(1 for m in differs if m['explained'])} explained" in summary
     for r in results.values():
         assert r["mode"] == "quick" and r["status"] == "pass"
         for fig in r["figures"]:
@@ -92,7 +104,7 @@ def test_pena_decays_faster_than_the_paper(report):
 
 def test_pena_table2_friction_slides(report):
     d = report[2]["pena"]["data"]
-    assert d["friction_demand_impact"] > 0.11  # 000 Eq. 19–20: 0.185 for the Peña block
+    assert d["friction_demand_impact"] > 0.11  # Qi & Zhu 2025, Eq. 19–20: 0.185 for the Peña block
     low = d["mu011"]
     assert low["friction_energy_J"] > 1.0 > 10 * d["final_energies_J"]["E_friction"]
     assert low["settling_time_s"] is not None and low["settling_time_s"] < 0.6
@@ -163,7 +175,8 @@ def test_pier_deck_statics_and_frame(report):
         if m["gate"]:
             assert m["passed"] is not False, m
     d = pd["data"]
-    # 004 §5.2: γ = 612480 / (4 × 178176), p̄ = 1.072 rad/s; frame restitution (Makris & Vassiliou 2013)
+    # Itiola & El Shamy 2024, §5.2: γ = 612480 / (4 × 178176), p̄ = 1.072 rad/s; frame restitution (Makris & Vassiliou
+    # 2013)
     assert abs(d["gamma"] - 0.8594) < 1e-4 and abs(d["p_frame"] - 1.0718) < 1e-4
     assert abs(d["e_frame"] - 0.9497) < 1e-4
     assert d["static_V_error"] < 1e-3 and d["static_ecc"] < 1e-3
@@ -174,6 +187,15 @@ def test_pier_deck_statics_and_frame(report):
     assert max(low["iface"][f"base{n}"]["H_kN"] for n in range(1, 5)) > 0.95 * d["newton_base_kN"]
     assert max(low["iface"][f"top{n}"]["H_kN"] for n in range(1, 5)) > 0.95 * d["newton_top_kN"]
     assert max(s["friction_max"] for s in low["iface"].values()) < 0.59 / 2
+
+
+def test_default_folder_is_untracked():
+    """Without --out the report goes to runs/ (ignored by git), never over the tracked docs/validation."""
+    from dem.validate import DEFAULT_OUT, add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args([]).out == DEFAULT_OUT == "runs/validation"
 
 
 def test_unknown_case_is_refused(ti_cpu, tmp_path, capsys):

@@ -33,8 +33,13 @@ def expected_arrays(frame) -> dict[str, dict[str, np.ndarray]]:
                     "angular_velocity": frame.angular_velocity},
         "walls": {"points": frame.wall_corners.reshape(-1, 3), "velocity": frame.wall_velocity,
                   "wall_id": np.arange(len(frame.wall_corners))},
-        "contacts": {"points": cpts, "normal_force": frame.contact_fn, "shear_force": frame.contact_fs,
-                     "normal": frame.contact_normal, "sphere_id": frame.contact_sphere, "wall_id": frame.contact_wall},
+        "contacts": {"points": cpts, "sphere_id": frame.contact_sphere, "other_sphere_id": frame.contact_other,
+                     "body_id": frame.contact_body, "other_body_id": frame.contact_other_body,
+                     "wall_id": frame.contact_wall, "normal": frame.contact_normal, "overlap": frame.contact_overlap,
+                     "force": frame.contact_total_force, "normal_force": frame.contact_normal_force,
+                     "shear_force": frame.contact_shear,
+                     "normal_dashpot_force": frame.contact_fn_dashpot[:, None] * frame.contact_normal,
+                     "shear_dashpot_force": frame.contact_shear_dashpot, "fn": frame.contact_fn},
         "clumps": {"points": frame.clump_position, "velocity": frame.clump_velocity,
                    "angular_velocity": frame.clump_omega, "quaternion": frame.clump_quaternion,
                    "clump_id": np.arange(len(frame.clump_position))},
@@ -79,7 +84,7 @@ def test_frames_cover_both_clumps_walls_and_contacts(postproc_run):
     assert f1.wall_corners.shape == (2, 4, 3)
     assert np.all(f1.contact_sphere >= 0)
     m = read_vtu(postproc_run.out_dir / "vtk" / "contacts_000000.vtu")
-    assert len(m.points) == 0 and m.cell_data["normal_force"][0].shape == (0,)
+    assert len(m.points) == 0 and m.cell_data["fn"][0].shape == (0,)
     assert m.cell_data["normal"][0].shape == (0, 3)
 
 
@@ -202,7 +207,7 @@ def test_all_spheres_matches_the_engines_snapshot(tmp_path, postproc_run):
     hull, full = snapshot(sim), snapshot(sim, all_spheres=True)
     assert len(full.radii) == model.ball_count > len(hull.radii) == model.hull_count
     got = expand_to_all_spheres(hull, model)
-    for name in ("radii", "clump_id", "contact_sphere"):
+    for name in ("radii", "clump_id", "contact_sphere", "contact_other"):
         assert np.array_equal(getattr(got, name), getattr(full, name)), name
     # interior spheres are placed from the quaternion, the engine uses its rotation matrix: round-off
     for name in ("centers", "velocity", "angular_velocity", "contact_force"):

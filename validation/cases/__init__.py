@@ -6,7 +6,7 @@ findings as Markdown sections. ``quick=True`` runs a reduced version (coarse pac
 the test suite asserts on. ``dem validate`` (dem/validate.py) runs the cases and writes the report.
 
 To add a case: write ``validation/cases/<name>.py`` with those three names and add ``<name>`` to CASES below,
-in report order. The bridge cases (004 §5): ``single_pier`` and ``pier_deck``.
+in report order. The bridge cases (Itiola & El Shamy 2024, §5): ``single_pier`` and ``pier_deck``.
 """
 
 from __future__ import annotations

@@ -42,10 +42,13 @@ class Metric:
     name: what is compared; dem: the DEM's value; reference: the reference value (None: none exists);
     tolerance: the allowed difference as text (e.g. '±0.1°', '≤ 1e-3', '5 %'), None for information only;
     passed: True/False against the tolerance, None for information only; unit; source: where the
-    reference comes from (004 table/figure, a closed form, a solver); note: why the tolerance, or why
+    reference comes from (Itiola & El Shamy 2024 table/figure, a closed form, a solver); note: why the tolerance, or why
     the DEM and the reference disagree; gate: whether a failure makes ``dem validate`` fail (checks of the
     DEM against exact mechanics gate; comparisons with the paper's approximate numbers are reported
-    but do not gate, since several of them are known to disagree for reasons the report states).
+    but do not gate, since several of them are known to disagree for reasons the report states);
+    explained: for a comparison that does not gate, whether its difference, when there is one, is
+    explained (the note says by what: mechanics the report demonstrates, a definition the paper does not
+    give) — True — or not understood — False/None, reported as such.
     """
 
     name: str
@@ -57,6 +60,7 @@ class Metric:
     source: str = ""
     note: str = ""
     gate: bool = True
+    explained: bool | None = None
 
     @property
     def status(self) -> str:
@@ -64,28 +68,37 @@ class Metric:
             return "info"
         if self.passed:
             return "pass"
-        return "FAIL" if self.gate else "FAIL (reported)"
+        if self.gate:
+            return "FAIL"
+        return "differs, explained" if self.explained else "differs, unexplained"
+
+    @property
+    def differs(self) -> bool:
+        """A comparison that does not gate and is off its tolerance."""
+        return self.passed is False and not self.gate
 
 
 def metric_abs(name: str, dem: float, ref: float, tol: float, *, unit: str = "", source: str = "", note: str = "",
-               gate: bool = True) -> Metric:
+               gate: bool = True, explained: bool | None = None) -> Metric:
     """Pass when |dem − ref| ≤ tol (same unit as the values)."""
     ok = bool(np.isfinite(dem) and abs(dem - ref) <= tol)
-    return Metric(name, dem, ref, f"±{fmt(tol)}{(' ' + unit) if unit else ''}", ok, unit, source, note, gate)
+    return Metric(name, dem, ref, f"±{fmt(tol)}{(' ' + unit) if unit else ''}", ok, unit, source, note, gate,
+                  explained)
 
 
 def metric_rel(name: str, dem: float, ref: float, tol: float, *, unit: str = "", source: str = "", note: str = "",
-               gate: bool = True) -> Metric:
+               gate: bool = True, explained: bool | None = None) -> Metric:
     """Pass when |dem − ref| ≤ tol·|ref| (tol a fraction)."""
     ok = bool(np.isfinite(dem) and abs(dem - ref) <= tol * abs(ref))
-    return Metric(name, dem, ref, f"±{fmt(100 * tol)} %", ok, unit, source, note, gate)
+    return Metric(name, dem, ref, f"±{fmt(100 * tol)} %", ok, unit, source, note, gate, explained)
 
 
 def metric_max(name: str, dem: float, limit: float, *, unit: str = "", source: str = "", note: str = "",
-               gate: bool = True, reference: Any = None) -> Metric:
+               gate: bool = True, reference: Any = None, explained: bool | None = None) -> Metric:
     """Pass when dem ≤ limit."""
     ok = bool(np.isfinite(dem) and dem <= limit)
-    return Metric(name, dem, reference, f"≤ {fmt(limit)}{(' ' + unit) if unit else ''}", ok, unit, source, note, gate)
+    return Metric(name, dem, reference, f"≤ {fmt(limit)}{(' ' + unit) if unit else ''}", ok, unit, source, note, gate,
+                  explained)
 
 
 def metric_info(name: str, dem: Any, ref: Any = None, *, unit: str = "", source: str = "", note: str = "") -> Metric:

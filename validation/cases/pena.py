@@ -1,9 +1,9 @@
-"""Peña block 1 in free rocking (004 §3–4, Tables 1–2, Figs. 3–9): the DEM against exact rigid-block
+"""Peña block 1 in free rocking (Itiola & El Shamy 2024, §3–4, Tables 1–2, Figs. 3–9): the DEM against exact rigid-block
 mechanics, Housner's block and the paper's numbers.
 
 Runs (scene ``pena_block``, released from rest at θ0 = 2.9°):
-- μ = 0.7 (the validation's friction, spec §6: Table 2's 0.11 lets the pivot slide), 6 s, records every
-  0.1 ms; and its first impact again with a record every step, for the force spike (004 Fig. 4–6);
+- μ = 0.7 (the validation's friction, scenes/pena_block.py: Table 2's 0.11 lets the pivot slide), 6 s, records every
+  0.1 ms; and its first impact again with a record every step, for the force spike (Itiola & El Shamy 2024, Fig. 4–6);
 - μ = 0.11 (Table 2 literally), 6 s;
 - μ = 0.7 with ``edges=rounded`` (the envelope before issue 15: edge spheres r1 inside the box), 6 s.
 Quick mode: base spheres r1 = 10 mm (19,380 balls), 2 s and 0.6 s.
@@ -13,9 +13,9 @@ References:
   faces with the scene's default true edges): time to the first impact, half-period of each swing from its
   own amplitude, kinetic energy at the first impact (the potential energy released), contact force at the
   peaks;
-- Housner: the sharp-cornered 0.25 × 1.0 m block with e = 1 − 1.5 sin²α (004 Fig. 3's analytical
-  curve [46]), validation.rocking.free_rocking; with true edges the DEM's first impact is within 1 % of it
-  (issue 15, gated);
+- Housner: the sharp-cornered 0.25 × 1.0 m block with e = 1 − 1.5 sin²α (Itiola & El Shamy 2024,
+  Fig. 3's analytical curve [46]), validation.rocking.free_rocking; with true edges the DEM's first
+  impact is within 1 % of it (issue 15, gated);
 - rigid block fitted to the DEM: the DEM block's α' and p (equivalent rectangle) with the constant
   restitution that fits the DEM's first six peaks, validation.rocking.free_rocking;
 - the paper: validation/data/pena_block1.json.
@@ -56,7 +56,8 @@ NAME = "pena"
 TITLE = "Peña block 1: free rocking (004 §3–4, Figs. 3–9)"
 
 PEAKS_COMPARED = 6
-"""Peaks compared with the paper: the six of 004 Fig. 7's captions (release tilt + five after impacts)."""
+"""Peaks compared with the paper: the six of Itiola & El Shamy 2024, Fig. 7's captions (release tilt + five after
+impacts)."""
 
 TOL_FIRST_IMPACT = 5e-4
 """Time to the first impact vs the rolling rigid block (relative): the DEM block differs from it only by
@@ -64,8 +65,8 @@ contact compliance (overlaps ~1e-5 m against lever arms of 0.5 m) and Δt; measu
 
 TOL_HALF_PERIOD = 2e-3
 """Half-period of each swing vs the rigid block at that swing's amplitude (relative): an impact in the
-DEM lasts about 1 ms (004 Fig. 4 equivalent, zoom) while the rigid impact is instantaneous, and the zero
-crossings are interpolated between 0.1 ms records; 2e-3 of the 0.1–0.33 s half-periods is 0.2–0.7 ms
+DEM lasts about 1 ms (Itiola & El Shamy 2024, Fig. 4 equivalent, zoom) while the rigid impact is instantaneous, and the
+zero crossings are interpolated between 0.1 ms records; 2e-3 of the 0.1–0.33 s half-periods is 0.2–0.7 ms
 (measured 1.3e-4)."""
 
 TOL_RELEASE_ENERGY = 0.01
@@ -75,7 +76,8 @@ released from rest at θ = 0. In the DEM the landing edge meets the base a littl
 (0.03 J to the dashpots) and the KE is recorded every 0.1 ms (0.03 J): measured 0.6 % low."""
 
 TOL_ENERGY_BALANCE = 1e-3
-"""Largest relative energy-balance error over the run (spec §4; the engine's ledger is time-centred)."""
+"""Largest relative energy-balance error over the run (Itiola & El Shamy 2024, §4.2; the engine's ledger is
+time-centred)."""
 
 TOL_PEAK_FORCE = 1e-3
 """Contact force ÷ weight at a peak vs the rigid block at rest at that angle: at a peak the contacts are
@@ -99,12 +101,12 @@ adds r1(1 − cos θ) to the potential (dem/box_clump.py), 0.1 % at the paper's 
 rounded edges are 2.2 % and 4.6 % late."""
 
 TOL_PAPER_PEAK = 0.1
-"""Peaks vs 004 Fig. 7's captions [deg]: the captions carry 2–3 digits (±0.05°) and the paper's packing
-differs from ours (132,231 vs 146,320 balls); 0.1° is twice the reading precision."""
+"""Peaks vs Itiola & El Shamy 2024, Fig. 7's captions [deg]: the captions carry 2–3 digits (±0.05°) and the
+paper's packing differs from ours (132,231 vs 146,320 balls); 0.1° is twice the reading precision."""
 
 TOL_PAPER_E = 0.01
-"""Mean effective restitution vs the one implied by 004 Fig. 7's peaks: ±0.05° on the peaks moves e by
-about ±0.01."""
+"""Mean effective restitution vs the one implied by Itiola & El Shamy 2024, Fig. 7's peaks: ±0.05° on the peaks moves e
+by about ±0.01."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ class Settings:
 
 
 FULL = Settings({"r_base": 0.005, "r_core": 0.025}, 6.0, 6.0, 0.21)
-"""004 Table 2's packing (r1 = 5 mm, r2 = 25 mm) and 004 Fig. 4's 6 s."""
+"""Itiola & El Shamy 2024, Table 2's packing (r1 = 5 mm, r2 = 25 mm) and Itiola & El Shamy 2024, Fig. 4's 6 s."""
 QUICK = Settings({"r_base": 0.01, "r_core": 0.05}, 2.0, 0.6, 0.21)
 
 
@@ -253,7 +255,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         metric_rel("first kinetic-energy peak", e_kin_first, release, TOL_RELEASE_ENERGY, unit="J",
                    source="m g R' (cos α' − cos(α' − θ0))", note="potential energy released before the impact"),
         metric_max("energy balance, largest error", float(main.summary["max_energy_error"]), TOL_ENERGY_BALANCE,
-                   source="spec §4, 004 Eq. 38", note="E_b + E_w = E_k + E_s + E_d + E_f, relative"),
+                   source="energy ledger, 004 §4.2 (with boundary work)",
+                   note="E_b + E_w = E_k + E_s + E_d + E_f, relative"),
         metric_max("force ÷ weight at the peaks, largest deviation",
                    float(np.max(np.abs(force_at_peaks - force_rigid))) if len(force_rigid) else math.nan,
                    TOL_PEAK_FORCE, source=src_exact,
@@ -276,31 +279,35 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         why = ("DEM decays faster: its dashpots dissipate more per impact (see restitution)" if
                abs(peaks[k] - paper_peaks[k]) > TOL_PAPER_PEAK else "")
         mets.append(metric_abs(f"peak {k + 1} (Fig. 7{'abcdef'[k]})", float(peaks[k]), float(paper_peaks[k]),
-                               TOL_PAPER_PEAK, unit="deg", source=figs7 + ", paper's DEM", note=why, gate=False))
+                               TOL_PAPER_PEAK, unit="deg", source=figs7 + ", paper's DEM", note=why, gate=False,
+                               explained=True))
     e_dem_mean = float(np.mean(e_peaks[:n_imp])) if n_imp else math.nan
     e_paper_mean = float(np.mean(e_paper[:n_imp])) if n_imp else math.nan
     mets += [
         metric_abs(f"mean effective restitution, impacts 1–{n_imp}", e_dem_mean, e_paper_mean, TOL_PAPER_E,
-                   source="implied by 004 Fig. 7's peaks", gate=False,
+                   source="implied by 004 Fig. 7's peaks", gate=False, explained=True,
                    note=f"Housner (α = {math.degrees(alpha_nom):.2f}°): {e_housner:.4f}; the paper's block loses less "
                    "than Housner's plastic impact, the DEM more"),
         metric_abs("kinetic-energy peak", float(np.max(h["E_kinetic"])), ref.value("kinetic_energy_peak"),
                    0.05 * ref.value("kinetic_energy_peak"), unit="J", source=ref["kinetic_energy_peak"].describe(),
-                   gate=False, note="'approximately 27 J', read as ±5 %"),
+                   gate=False, explained=True,
+                   note=f"'approximately 27 J', read as ±5 %; the DEM's peak is the energy its block, pivoting on "
+                   f"its r1 = {p['r_base'] * 1e3:g} mm rounded edges, releases ({release:.2f} J, gated above)"),
         metric_rel("force ratio, first impact", spike["force_ratio"], ref.value("force_ratio_first_impact"), 0.3,
-                   source=ref["force_ratio_first_impact"].describe(), gate=False,
+                   source=ref["force_ratio_first_impact"].describe(), gate=False, explained=True,
                    note="a spike ~0.1 ms wide recorded every step; its height depends on the edge packing, the "
                    "dashpots and the record interval (table below)"),
         metric_rel("force ratio, left corner, first spike", spike["force_ratio_left"],
                    ref.value("force_ratio_left_first"), 0.3, source=ref["force_ratio_left_first"].describe(),
-                   gate=False, note="corner = outer 2 cm of the bottom layer; 004 does not define its corner"),
+                   gate=False, explained=True,
+                   note="corner = outer 2 cm of the bottom layer; 004 does not define its corner"),
         metric_rel("force ratio, right corner, first spike", spike["force_ratio_right"],
                    ref.value("force_ratio_right_first"), 0.3, source=ref["force_ratio_right_first"].describe(),
-                   gate=False, note="the landing corner carries most of the ~150× total, so ≈3 cannot be a "
-                   "per-step peak of a corner zone"),
+                   gate=False, explained=True, note="the landing corner carries most of the ~150× total, so ≈3 "
+                   "cannot be a per-step peak of a corner zone"),
         metric_abs("force ÷ weight at the peaks, largest deviation from 1",
                    float(np.max(np.abs(force_at_peaks - 1.0))) if len(force_at_peaks) else math.nan, 0.0, 0.05,
-                   source=ref["peak_force_sum"].describe(), gate=False,
+                   source=ref["peak_force_sum"].describe(), gate=False, explained=True,
                    note="the rigid block at a peak is not in static equilibrium: it accelerates back, so "
                    f"the force is {fmt(np.min(force_rigid) if len(force_rigid) else math.nan, 3)}–"
                    f"{fmt(np.max(force_rigid) if len(force_rigid) else math.nan, 3)} of the weight"),
@@ -308,15 +315,15 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                bool(columns) and all(2 <= c <= 3 for c in columns), "", ref["peak_contact_points"].describe(),
                "columns of the bottom layer with > 5 % of the total force; our lattice has one column on each edge "
                f"({fmt(contacts_at_peaks)} sphere contacts along the thickness at the peaks) and a tilted block "
-               "rests on it alone", gate=False),
+               "rests on it alone", gate=False, explained=True),
         metric_abs("friction energy at the end", final["E_friction"], ref.value("friction_energy"), 1.0, unit="J",
-                   source=ref["friction_energy"].describe(), gate=False,
+                   source=ref["friction_energy"].describe(), gate=False, explained=True,
                    note=f"μ = 0.7: the pivot does not slide; μ = 0.11 gives {low.history['E_friction'][-1]:.2f} J "
                    "(section below)"),
         Metric("settling time", settle, ref.value("settling_time"), "±1 s",
                settle is not None and abs(settle - ref.value("settling_time")) <= 1.0, "s",
                ref["settling_time"].describe(), "last time |θ̇| > 1e-3 rad/s; the DEM stops earlier because "
-               "it decays faster", gate=False),
+               "it decays faster", gate=False, explained=True),
         metric_abs("block mass", float(scene.model.mass[0]), ref.value("block_mass"), 1e-9, unit="kg",
                    source=ref["block_mass"].describe(), note="solid block (scene default)"),
         metric_info("block inertia I_G about the rocking axis", float(scene.model.inertia[0][1, 1]),
@@ -405,7 +412,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         f"**Finding.** The DEM's restitution is {fmt(e_peaks[:n_imp], 3)} over impacts 1–{n_imp} (mean "
         f"{e_dem_mean:.3f}), below Housner's {e_housner:.3f}, while the paper's peaks imply "
         f"{fmt(e_paper[:n_imp], 3)} (mean {e_paper_mean:.3f}), above it. Our dashpots (β_n = β_s = 0.15 with the "
-        "body mass as contact mass, spec §2) dissipate more at each impact than the paper's model did, so the "
+        "body mass as contact mass) dissipate more at each impact than the paper's model did, so the "
         f"DEM's peaks fall faster ({fmt(peaks[:n_cmp], 3)}° against {fmt(paper_peaks, 3)}°) and it settles at "
         f"{fmt(settle)} s instead of ≈ 6 s. The sensitivity case shows which β_n reproduces the paper; the "
         "defaults are not changed to fit it.")))

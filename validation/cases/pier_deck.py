@@ -1,12 +1,13 @@
-"""The pier–deck bridge at 0.1 g and 0.5 g (004 §5.2–5.5, Figs. 13–35): the DEM against the rocking frame
-(Makris & Vassiliou 2013, validation.rocking.frame) and the paper's statements.
+"""The pier–deck bridge at 0.1 g and 0.5 g (Itiola & El Shamy 2024, §5.2–5.5, Figs. 13–35): the DEM against the rocking
+frame (Makris & Vassiliou 2013, validation.rocking.frame) and the paper's statements.
 
-Runs (scene ``pier_deck``: four 004 Table 3 piers under a 612,480 kg deck, γ = 0.86; β = 0.015, r1 = 80 mm;
-the deck settles 1 s, then the base moves with 004 Eq. 42):
+Runs (scene ``pier_deck``: four Itiola & El Shamy 2024, Table 3 piers under a 612,480 kg deck, γ = 0.86; β = 0.015, r1 =
+80 mm; the deck settles 1 s, then the base moves with Itiola & El Shamy 2024, Eq. 42):
 - 0.1 g, to the end of the shaking (nothing moves after it: the piers never uplift);
 - 0.5 g at the scene's defaults, to 18 s (a run that overturns is stopped by the engine with a "runaway
   overlap" diagnosis once the deck falls, which run_dem catches);
-- full version only, the sensitivity of the 0.5 g response (004 Table 3's β and r1 are not changed in the scene):
+- full version only, the sensitivity of the 0.5 g response (Itiola & El Shamy 2024, Table 3's β and r1 are not
+  changed in the scene):
   β_n = β_s = 0.15 (the Peña block's value) to 30 s, β = 0.05 to 18 s, and r1 = 61.5 mm (126,368 balls with
   true edges) to 20 s.
 Quick version: a coarse packing (r1 = 0.2 m, r2 = 0.4 m, 6,766 balls with true edges), 0.1 g, 0.5 s settling
@@ -22,7 +23,8 @@ References:
   the base;
 - statics: each pier's interface resultants must balance its inertia (moment balance about G), so the
   eccentricities follow from the accelerations;
-- 004's statements (§5.2–5.5), quoted in the tables; 004 publishes no time histories as numbers.
+- Itiola & El Shamy's (2024) statements (§5.2–5.5), quoted in the tables; the paper publishes no time
+  histories as numbers.
 """
 
 from __future__ import annotations
@@ -80,11 +82,12 @@ largest h·(|H_base| + |H_top|): the resultants, eccentricities and θ̈ are sam
 differencing ω) from different stages of the step; measured 0.8 % at 0.1 g."""
 
 TOL_INPUT = 1e-3
-"""Recorded base acceleration vs 004 Eq. 42 [÷ g]: the base follows a velocity table (dem.scene_tools.shaking)."""
+"""Recorded base acceleration vs Itiola & El Shamy 2024, Eq. 42 [÷ g]: the base follows a velocity table
+(dem.scene_tools.shaking)."""
 
 TOL_ENERGY = 2e-3
-"""Largest relative energy-balance error before any overturning (spec §4; 60,000 spheres at Δt = 1e-4 s
-with impacts of a 612 t deck: measured 1.3e-3)."""
+"""Largest relative energy-balance error before any overturning (Itiola & El Shamy 2024, §4.2; 60,000 spheres at Δt =
+1e-4 s with impacts of a 612 t deck: measured 1.3e-3)."""
 
 TOL_FRAME_E = 1e-9
 """Frame parameters from the scene vs validation.rocking.frame (same formulas, independent code)."""
@@ -109,7 +112,7 @@ PAPER = {
     "0.5g_base_V": (0.5, 2.2, "004 §5.5, Fig. 33: 0.5–2.2 (piers 2, 3)"),
     "0.5g_top_V": (3.2, "004 §5.5, Fig. 35: spikes up to ≈ 3.2, and 0 (separation)"),
 }
-"""004's statements about the bridge, with where they are."""
+"""Itiola & El Shamy's (2024) statements about the bridge, with where they are."""
 
 
 R1_FINE = 1.6 / 26
@@ -339,7 +342,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                    source="pier + ¼ deck at the base, ¼ deck at the top"),
         metric_max("static: |ecc| after settling", static_e, TOL_STATIC, source="symmetry"),
         metric_max("0.1 g: energy balance, largest error", float(summ["max_energy_error"]), TOL_ENERGY,
-                   source="spec §4"),
+                   source="energy ledger, 004 §4.2"),
         metric_max("0.1 g: largest |θ| ÷ α (no uplift)", th_max, NO_UPLIFT, source="frame: uplift needs "
                    f"{tan_u:.3f} g (g tan α_u); 004 §5.2", note="elastic tilt on the contacts only"),
         metric_max("0.1 g: pier moment balance, largest residual", mom, TOL_MOMENT, source="I_G θ̈ = Σ moments "
@@ -370,28 +373,28 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                "rigid frame moves with the base")
     mets += [
         Metric("0.1 g: pier acceleration reduction", pier_red, "0 to 0.10", "0–10 %", bool(-0.005 <= pier_red <= 0.10),
-               "", PAPER["0.1g_acc_reduction"][2], why_acc if pier_red < 0 else "", gate=False),
+               "", PAPER["0.1g_acc_reduction"][2], why_acc if pier_red < 0 else "", gate=False, explained=False),
         Metric("0.1 g: deck acceleration reduction", deck_red, "0 to 0.10", "0–10 %", bool(-0.005 <= deck_red <= 0.10),
-               "", PAPER["0.1g_acc_reduction"][2], why_acc if deck_red < 0 else "", gate=False),
+               "", PAPER["0.1g_acc_reduction"][2], why_acc if deck_red < 0 else "", gate=False, explained=False),
         metric_rel("0.1 g: peak base horizontal resultant per pier", base_h, PAPER["0.1g_base_H_kN"][0], 0.25,
                    unit="kN",
-                   source=PAPER["0.1g_base_H_kN"][1], gate=False,
+                   source=PAPER["0.1g_base_H_kN"][1], gate=False, explained=True,
                    note=f"Newton: (pier + ¼ deck) × 0.1 g = {newton_base:.0f} kN; 004's value is a third of that"),
         metric_rel("0.1 g: peak top horizontal resultant per pier", top_h, PAPER["0.1g_top_H_kN"][0], 0.25, unit="kN",
-                   source=PAPER["0.1g_top_H_kN"][1], gate=False,
+                   source=PAPER["0.1g_top_H_kN"][1], gate=False, explained=True,
                    note=f"Newton: ¼ deck × 0.1 g = {newton_top:.0f} kN; 004's value is a fifth of that"),
         Metric("0.1 g: top V ÷ ¼ deck weight, range", [top_v[0], top_v[1]], [0.99, 1.025], "within ±0.05 of 004's",
-               bool(top_v[0] >= 0.94 and top_v[1] <= 1.075), "", PAPER["0.1g_top_V"][2], gate=False,
+               bool(top_v[0] >= 0.94 and top_v[1] <= 1.075), "", PAPER["0.1g_top_V"][2], gate=False, explained=True,
                note="frame action (overturning couple on the outer piers) and the elastic rocking mode"),
         metric_max("0.1 g: base |ecc| (middle third: 1/6)", base_ecc, 1 / 6, source=PAPER["0.1g_base_ecc"][1],
-                   gate=False, reference=PAPER["0.1g_base_ecc"][0],
+                   gate=False, reference=PAPER["0.1g_base_ecc"][0], explained=True,
                    note=f"statics with the piers and deck at 0.1 g need ecc_base·V_b + ecc_top·V_t ≈ "
                    f"{moment_need:.2f} (V_b + V_t·0)·W: the middle third holds only below ≈ 0.05 g"),
         metric_max("0.1 g: top |ecc| (middle third: 1/6)", top_ecc, 1 / 6, source=PAPER["0.1g_top_ecc"][1],
-                   gate=False, reference=PAPER["0.1g_top_ecc"][0], note="double curvature: the pier's top takes "
-                   "part of the moment"),
+                   gate=False, reference=PAPER["0.1g_top_ecc"][0], explained=True,
+                   note="double curvature: the pier's top takes part of the moment"),
         metric_max("0.1 g: largest friction ratio", fric, PAPER["0.1g_friction"][0], source=PAPER["0.1g_friction"][1],
-                   gate=False, reference=f"< 0.1 (μ = {p['mu']:g})",
+                   gate=False, reference=f"< 0.1 (μ = {p['mu']:g})", explained=True,
                    note="|H|/V = a/g-sized at both interfaces; far from μ: no sliding"),
     ]
 
@@ -439,7 +442,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         ot = main["overturn_t"]
         # ---- metrics: exact and converged
         mets.append(metric_max("0.5 g: energy balance, largest error (before overturning)", main["energy_error"],
-                               TOL_ENERGY, source="spec §4"))
+                               TOL_ENERGY, source="energy ledger, 004 §4.2"))
         rig_up = frames["effective, frame e(α')"][3].uplift_times
         th_deg_mean = np.degrees(main["theta_mean"])
         i_on = np.flatnonzero(np.abs(th_deg_mean) > 0.1)
@@ -464,6 +467,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                        "energy returns into the rocking and no constant e predicts the largest swings"))
             mets.append(metric_max(f"0.5 g: one swing ahead, {r['spec'].label} ({len(good)} swings), largest error",
                                    float(np.max(errs)), TOL_SWING, unit="÷α", gate=r["spec"].gate_swings,
+                                   explained=True,
                                    source=f"rigid frame α' = {math.degrees(r['geom'].alpha):.2f}°, p̄' = "
                                    f"{frame_p_effective(r['geom'], gam):.4f}, e fitted = {r['e_fit']:.4f}", note=note))
         # ---- rocking vs the frame
@@ -496,18 +500,20 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                    bool(all(lo - 0.05 <= x <= hi + 0.05 for x in pier_red5)), "", PAPER["0.5g_pier_reduction"][2],
                    f"rigid frame (α', same filter): {rig_pier_red:.2f}; raw peaks "
                    f"{fmt([acc5[f'pier{n}']['peak_g'] for n in range(1, PIERS + 1)], 3)} g include impact spikes",
-                   gate=False),
+                   gate=False, explained=True),
             metric_abs("0.5 g: deck acceleration reduction (5 Hz filtered peak)", deck_red5,
                        PAPER["0.5g_deck_reduction"][0], 0.1, source=PAPER["0.5g_deck_reduction"][1], gate=False,
+                       explained=True,
                        note=f"rigid frame (α', same filter): {rig_deck_red:.2f}; raw peak "
                        f"{acc5['deck']['peak_g']:.2f} g"),
             metric_rel("0.5 g: peak deck uplift during shaking", st["deck_uplift_max_m"],
                        PAPER["0.5g_deck_uplift_m"][0], 0.25, unit="m", source=PAPER["0.5g_deck_uplift_m"][1],
-                       gate=False, note="the deck rises ≈ 2b'θ − 2h'θ²/2 with the piers' rocking; larger rocking, "
-                       "larger uplift"),
+                       gate=False, explained=False,
+                       note="the deck rises ≈ 2b'θ − 2h'θ²/2 with the piers' rocking; larger rocking, larger uplift "
+                       "(004's rocking amplitude in this run is not printed, so the difference is not accounted for)"),
             metric_abs("0.5 g: deck slip on the piers, largest at the upright instants", st["deck_slip_max_m"],
                        PAPER["0.5g_deck_slide_m"][0], 0.03, unit="m", source=PAPER["0.5g_deck_slide_m"][1],
-                       gate=False, note="004: final value; our 0.5 g run does not end at rest"),
+                       gate=False, explained=False, note="004: final value; our 0.5 g run does not end at rest"),
             metric_info("0.5 g: pier slip on the base, largest at the upright instants", st["pier_slip_max_m"],
                         list(PAPER["0.5g_pier_slide_m"][0]), unit="m", source=PAPER["0.5g_pier_slide_m"][1]),
             metric_info("0.5 g: peak base horizontal resultant", max(st["iface"][f"base{n}"]["H_kN"]
@@ -617,7 +623,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
             "β = 0.15 runs), with a restitution set by β and the number of contacts at the interfaces (the dashpots' "
             "damping grows as β√N). Nothing is tuned: the scene keeps 004 Table 3's values; 004's single pier has "
             "65,851 spheres against our 7,776 for the same r1 = 80 mm and overlap 0.75, and 004 does not say which "
-            "mass its dashpots use (ours: the body's, spec §2).")))
+            "mass its dashpots use (ours: the body's).")))
         sw = main["swings"]
         if sw:
             rows = [[s["t0"], s["theta0"], s["dem_next"], s["rigid_next"], s["impacts"], "rest" if s["rest"] else ""]

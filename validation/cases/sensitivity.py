@@ -1,5 +1,5 @@
-"""A study 004 did not publish: how the Peña block's peak sequence and effective restitution depend on the
-base sphere size r1, the normal damping ratio β_n and the time step Δt, and which results are converged.
+"""A study Itiola & El Shamy 2024 did not publish: how the Peña block's peak sequence and effective restitution depend
+on the base sphere size r1, the normal damping ratio β_n and the time step Δt, and which results are converged.
 
 Every run is the pena_block scene (μ = 0.7, released at 2.9°) for 2 s (quick: 1 s), varying one parameter
 from the base configuration r1 = 5 mm, β_n = β_s = 0.15, Δt = 1e-5 s (quick: r1 = 10 mm). The core
@@ -8,7 +8,7 @@ spheres are 40 mm instead of 25 mm: they never touch the base, and the peaks are
 impacts 1–5 from the peaks (common.restitution_from_peaks, each run with its own α'), and the energy
 balance.
 
-Why r1 matters. The dashpot of every contact uses the body's mass (spec §2), so a body landing on N
+Why r1 matters. The dashpot of every contact uses the body's mass (Itiola & El Shamy 2024, §2.1), so a body landing on N
 contacts of stiffness k has damping ratio ≈ β√N (N k in parallel, N dashpots 2β√(m k)). Halving r1
 doubles the spheres along the landing edge and raises the impact's damping by √2, so the restitution
 keeps falling as the packing is refined. The 'r1 with β ∝ √r1' series scales β_n = β_s by √(r1/5 mm),
@@ -43,7 +43,7 @@ NAME = "sensitivity"
 TITLE = "Sensitivity of the Peña block to r1, β_n and Δt (not in 004)"
 
 PEAKS = 6
-"""Peaks per run (004 Fig. 7 has six)."""
+"""Peaks per run (Itiola & El Shamy 2024, Fig. 7 has six)."""
 
 TOL_DT = 2e-3
 """Converged in Δt: mean restitution changes by less than this (relative) between the two smallest
@@ -146,7 +146,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     for name, items in cfg.series.items():
         table[name] = [(v, get(ov, dt)) for v, ov, dt in items]
 
-    # paper's restitution with the base packing's α' (same r1 = 5 mm as 004 Table 2 in the full study)
+    # paper's restitution with the base packing's α' (same r1 = 5 mm as Itiola & El Shamy 2024, Table 2 in the full
+    # study)
     alpha_base = math.radians(base["alpha_prime_deg"])
     e_paper = restitution_from_peaks(paper, alpha_base)
     e_paper_mean = float(np.mean(e_paper[: PEAKS - 1]))
@@ -172,7 +173,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     mets: list[Metric] = [
         metric_max("Δt: change of mean e between the two smallest steps", ch_dt, TOL_DT,
                    note=f"Δt = {fmt(pair_dt)} s"),
-        metric_max("r1: change of mean e between the two finest packings", ch_r, TOL_RBASE, gate=False,
+        metric_max("r1: change of mean e between the two finest packings", ch_r, TOL_RBASE, gate=False, explained=True,
                    note=f"r1 = {fmt(pair_r)} m; not converged: the dashpots' damping grows as β√N with the number "
                    "of contacts N on the landing edge (module docstring)"),
     ]
@@ -201,8 +202,8 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         diff = np.abs(np.asarray(star["peaks_deg"]) - paper[: len(star["peaks_deg"])])
         mets.append(Metric(f"peaks with β_n = {beta_star:.4f} vs 004 Fig. 7, largest deviation", float(np.max(diff)),
                            0.0, "±0.1 deg", bool(np.max(diff) <= 0.1), "deg", "004 Fig. 7 caption",
-                           f"peaks {fmt(star['peaks_deg'], 3)}° vs {fmt(paper, 3)}°: a calibration, not the default",
-                           gate=False))
+                           f"peaks {fmt(star['peaks_deg'], 3)}° vs {fmt(paper, 3)}°: a calibration of one parameter "
+                           "against six peaks, not the default", gate=False, explained=True))
     worst = max((r["max_energy_error"], k, v) for k, rows in table.items() for v, r in rows)
     mets.append(metric_info("largest energy-balance error in the study", worst[0],
                             note=f"{worst[1]} = {fmt(worst[2])}"))

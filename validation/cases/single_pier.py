@@ -1,7 +1,7 @@
-"""Single rocking pier at 0.5 g (004 §5.1, Fig. 12): the DEM pier against the rigid block under the same
-base acceleration (004 Eq. 42, validation.rocking.ramped_sine).
+"""Single rocking pier at 0.5 g (Itiola & El Shamy 2024, §5.1, Fig. 12): the DEM pier against the rigid block under the
+same base acceleration (Itiola & El Shamy 2024, Eq. 42, validation.rocking.ramped_sine).
 
-Runs (scene ``single_pier``, 004 Table 3: 1.6 × 9.6 × 5 m, β = 0.015, r1 = 80 mm):
+Runs (scene ``single_pier``, Itiola & El Shamy 2024, Table 3: 1.6 × 9.6 × 5 m, β = 0.015, r1 = 80 mm):
 - shaken at 0.5 g with Δt = 1e-4 s (the scene's default) and, in the full version, 5e-5, 2.5e-5 and
   1.25e-5 s: a convergence series that turned out to be a bifurcation study;
 - free rocking of the same pier on a fixed base, released from rest at ½ α', which measures the DEM pier's
@@ -9,7 +9,7 @@ Runs (scene ``single_pier``, 004 Table 3: 1.6 × 9.6 × 5 m, β = 0.015, r1 = 80
 
 Rigid references (validation.rocking.solver.solve with a RockingBlock):
 - nominal: the sharp-cornered 1.6 × 9.6 m block, α = 9.46°, p = 1.23 rad/s, Housner's e = 1 − 1.5 sin²α
-  (004 Fig. 12's analytical curve, Zhang & Makris [46]);
+  (Itiola & El Shamy 2024, Fig. 12's analytical curve, Zhang & Makris [46]);
 - effective: the DEM pier's α' = atan(b'/h') and p, rolling on its edge spheres (common.PivotGeometry; with
   the builder's default true edges b' = 0.8 m, h' = 4.72 m, α' = 1.017 α, uplift at g tan α; with
   ``edges=rounded`` b' = 0.72 m, α' = 0.917 α), with Housner's e(α') and with the restitution measured on the
@@ -86,7 +86,7 @@ T_CONVERGED = 9.0
 """End of the window [s] in which the Δt series agree (the runs separate at the 9.8 s excursion)."""
 
 TOL_ENERGY = 1e-3
-"""Largest relative energy-balance error (spec §4)."""
+"""Largest relative energy-balance error (Itiola & El Shamy 2024, §4.2)."""
 
 REST_SWING = 0.05
 """Peaks below this [÷ α] are not used as starting points of one-swing predictions (elastic wobble)."""
@@ -108,7 +108,7 @@ class Settings:
 
 FULL = Settings((1e-4, 5e-5, 2.5e-5, 1.25e-5), 20.0, 0.5, 8.0, tuple(np.round(np.arange(0.90, 0.9951, 0.01), 3)),
                 True)
-"""004 Fig. 12's 20 s; the Δt series."""
+"""Itiola & El Shamy 2024, Fig. 12's 20 s; the Δt series."""
 QUICK = Settings((1e-4,), 8.0, 0.5, 3.5, (), False)
 
 
@@ -138,8 +138,8 @@ def run_dem(scene_name: str, overrides: dict, *, t_end: float | None = None):
 
 
 def shaking_signal(p: dict, *, delay: float = 0.0):
-    """004 Eq. 42 (validation.rocking.ramped_sine) with a scene's parameters, starting after `delay` [s]:
-    a function t [s] ↦ ü_g [m/s²]."""
+    """Itiola & El Shamy 2024, Eq. 42 (validation.rocking.ramped_sine) with a scene's parameters, starting after `delay`
+    [s]: a function t [s] ↦ ü_g [m/s²]."""
     from validation.rocking import ramped_sine
 
     sig = ramped_sine(b=p["pga_g"], frequency=p["frequency"], ramp_end=p["ramp_end"], plateau_end=p["hold_end"],
@@ -415,7 +415,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         return float(np.max(err)) if len(err) else 0.0
 
     mets.append(metric_max("energy balance, largest error", max(balance_while_standing(r) for r in runs),
-                           TOL_ENERGY, source="spec §4",
+                           TOL_ENERGY, source="energy ledger, 004 §4.2",
                            note="all shaken runs, up to their overturning (largest over the whole runs "
                            f"{max(float(r['summary']['max_energy_error']) for r in runs):.1e})"))
     if swing_err:

@@ -1,10 +1,11 @@
-"""The uplift threshold (spec §7, Housner 1963): a block at rest on a base shaken horizontally starts to
-rock only when the base acceleration exceeds g tan α. The DEM block is shaken just below and just above
+"""The uplift threshold (Housner 1963; Zhang & Makris 2001, Housner 1963): a block at rest on a base shaken horizontally
+starts to rock only when the base acceleration exceeds g tan α. The DEM block is shaken just below and just above
 that threshold and compared with validation.rocking.base_excited under the same base acceleration.
 
-Block: 0.2 × 0.6 × 0.2 m granite (2650 kg/m³, 63.6 kg; 004 Table 2's contact properties, μ = 0.7), a
+Block: 0.2 × 0.6 × 0.2 m granite (2650 kg/m³, 63.6 kg; Itiola & El Shamy 2024, Table 2's contact properties, μ = 0.7), a
 graded packing with base spheres r1 (5 mm; quick: 10 mm) in a 10 cm base zone, on a 1.0 × 0.6 m base facet
-driven along x by dem.base_motion.RampedSine (004 Eq. 42's shape at 2 Hz, ramp, hold and fade shortened).
+driven along x by dem.base_motion.RampedSine (Itiola & El Shamy 2024, Eq. 42's shape at 2 Hz, ramp, hold and fade
+shortened).
 
 Which threshold. The DEM block stands on the spheres of its bottom layer: the outer contact points are
 b' from the centre line, below G by h' + r1 = H/2, so it uplifts at g tan α_u with tan α_u = b'/(H/2)
@@ -80,7 +81,7 @@ QUICK = Settings(0.01, 0.05, (0.9, 1.1), 2.0, 0.5, 1.0, 1.2, 1.5)
 def _granite(mu: float = 0.7):
     from dem import Material
 
-    # 004 Table 2's contact properties, with the validation's μ (pena case, spec §6)
+    # Itiola & El Shamy 2024, Table 2's contact properties, with the validation's μ (pena case, scenes/pena_block.py)
     return Material.hertz(young=50.7e9, poisson=0.28, friction=mu, damping_normal=0.15, damping_shear=0.15)
 
 

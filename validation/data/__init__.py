@@ -1,6 +1,6 @@
 """Reference values the DEM is validated against, with where each comes from and what kind it is.
 
-One JSON file per test (``<id>.json`` in this folder). Each value records its source in seed 004 (table,
+One JSON file per test (``<id>.json`` in this folder). Each value records its source in Itiola & El Shamy 2024 (table,
 figure, section), its kind (``experiment``: Peña's physical test; ``paper_dem``: an input or result of
 the paper's PFC3D model printed as a number; ``paper_text``: an approximate value or statement from the
 paper's prose), and a note where the reading needs one. ``not_available`` lists what the paper does not
@@ -9,7 +9,7 @@ give (the experimental time history above all), so a report can say what it coul
     from validation.data import load_reference
     ref = load_reference("pena_block1")
     ref.value("peak_theta_deg")          # [2.9, 2.7, 2.3, 2.05, 1.8, 1.5]
-    ref["kinetic_energy_peak"].source    # '004 §4.2, Fig. 8'
+    ref["kinetic_energy_peak"].source    # 'Itiola & El Shamy 2024, §4.2, Fig. 8'
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ KINDS = ("experiment", "paper_dem", "paper_text")
 @dataclass(frozen=True)
 class ReferenceValue:
     """One reference value: a number or a list of numbers in ``unit`` (SI, angles in deg where the key
-    says ``_deg``), its ``source`` in 004, its ``kind`` (one of KINDS) and an optional ``note``."""
+    says ``_deg``), its ``source`` in Itiola & El Shamy 2024, its ``kind`` (one of KINDS) and an optional ``note``."""
 
     key: str
     value: Any
@@ -37,13 +37,13 @@ class ReferenceValue:
     note: str = ""
 
     def describe(self) -> str:
-        """'004 Table 1, experiment' style provenance text."""
+        """'Itiola & El Shamy 2024, Table 1, experiment' style provenance text."""
         return f"{self.source}, {self.kind.replace('_', ' ')}"
 
 
 @dataclass(frozen=True)
 class Unavailable:
-    """Something the paper does not give in a usable form: what, where in 004, and why."""
+    """Something the paper does not give in a usable form: what, where in Itiola & El Shamy 2024, and why."""
 
     what: str
     where: str

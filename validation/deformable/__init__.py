@@ -1,4 +1,4 @@
-"""Planar deformable rocking body with one assumed mode (seed 001).
+"""Planar deformable rocking body with one assumed mode (the deformable rocking body paper, docs/references.md).
 
 :class:`DeformableBody` holds the mode integrals, :func:`simulate_rocking` integrates uplift, rocking,
 impacts (momentum conditions), overturning and chatter, and reports the energy lost per impact and the

@@ -1,25 +1,26 @@
-"""Parameters of a planar deformable body with one assumed mode on rocking supports (seed 001).
+"""Parameters of a planar deformable body with one assumed mode on rocking supports (the deformable rocking body paper,
+docs/references.md).
 
-Geometry (001 "Geometry"): the c.g. of the undeformed body is at height h above the base; the left
+Geometry (the paper, section "Geometry"): the c.g. of the undeformed body is at height h above the base; the left
 tipping point 1 is a distance b1 to its left, the right tipping point 2 a distance b2 to its right;
 α1 = b1/h, α2 = b2/h. θ > 0 is a counter-clockwise tilt about point 1, θ < 0 a clockwise tilt about
 point 2. A material point at p0 (from the c.g., body axes i, j) moves to p0 + φ(p0) q, with one
-dimensionless vector mode shape φ that vanishes at both tipping points (001: "the same material
-points regardless of the deformation"; pinned-base modes, 001 "Numerics") and a generalized
+dimensionless vector mode shape φ that vanishes at both tipping points (the paper: "the same material
+points regardless of the deformation"; pinned-base modes, the paper, section "Numerics") and a generalized
 coordinate q [m].
 
-The dynamics need only integrals of φ over the body (001 "Kinetics", defined there in dimensionless
+The dynamics need only integrals of φ over the body (the paper, section "Kinetics", defined there in dimensionless
 form; here in SI units):
 
-    modal mass              m_q = ∫ φ·φ dm              [kg]     (001: deformation mass matrix)
-    participation           Φ   = ∫ φ dm                 [kg]     (001: base excitation participation)
-    shear coupling          S   = ∫ k·(p0 × φ) dm        [kg·m]   (001: modal shear parameter)
-    dilation                D   = ∫ p0·φ dm              [kg·m]   (001: modal dilation parameter)
-    modal stiffness         k_q = strain energy 2V_s/q²  [N/m]    (001: deformation stiffness)
+    modal mass              m_q = ∫ φ·φ dm              [kg]     (the paper: deformation mass matrix)
+    participation           Φ   = ∫ φ dm                 [kg]     (the paper: base excitation participation)
+    shear coupling          S   = ∫ k·(p0 × φ) dm        [kg·m]   (the paper: modal shear parameter)
+    dilation                D   = ∫ p0·φ dm              [kg·m]   (the paper: modal dilation parameter)
+    modal stiffness         k_q = strain energy 2V_s/q²  [N/m]    (the paper: deformation stiffness)
 
 plus the mass M, the radius of gyration ρ about the c.g. (J_cg = M ρ²) and a modal damping ratio
-(001: "material damping" proportional to the mass and stiffness matrices). With one mode the
-Coriolis term ∫ k·(φ × φ) dm of 001 vanishes.
+(the paper: "material damping" proportional to the mass and stiffness matrices). With one mode the
+Coriolis term ∫ k·(φ × φ) dm of the paper vanishes.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class DeformableBody:
     # Geometry per tipping point: pivot = +1 is point 1 (θ > 0), pivot = −1 is point 2 (θ < 0).
 
     def cg_from_pivot(self, pivot: int) -> tuple[float, float]:
-        """r_c: tipping point → undeformed c.g., body axes [m] (001: r_c = −αh i + h j)."""
+        """r_c: tipping point → undeformed c.g., body axes [m] (the paper: r_c = −αh i + h j)."""
         return (self.b1, self.cg_height) if pivot > 0 else (-self.b2, self.cg_height)
 
     def pivot_position(self, pivot: int) -> float:
@@ -127,11 +128,11 @@ class DeformableBody:
 
     @property
     def slenderness(self) -> tuple[float, float]:
-        """(α1, α2) = (b1/h, b2/h) [-], 001's tipping parameters."""
+        """(α1, α2) = (b1/h, b2/h) [-], the paper's tipping parameters."""
         return self.b1 / self.cg_height, self.b2 / self.cg_height
 
     def dimensionless(self) -> dict[str, float]:
-        """001's dimensionless parameters, with 001's q̃ = q/h (so φ̃ = h φ) [all -].
+        """the paper's dimensionless parameters, with the paper's q̃ = q/h (so φ̃ = h φ) [all -].
 
         alpha1, alpha2 = b/h; rho2 = ρ²/h²; mu = ∫φ̃·φ̃ dm/(M h²) = m_q/M; kappa = k̃/(M g h) = k_q h/(M g);
         gamma_x, gamma_y = ∫φ̃ dm/(M h) = Φ/M; shear = S/(M h); dilation = D/(M h).

@@ -1,23 +1,23 @@
-"""Equations of motion of the deformable rocking body (001 Eqs. 1–5), derived by Lagrange.
+"""Equations of motion of the deformable rocking body (the paper, Eqs. 1–5), derived by Lagrange.
 
-001's printed equations did not survive in our copy of the seed; they are re-derived here from 001's
+the paper's printed equations did not survive in our copy of the seed; they are re-derived here from the paper's
 kinetic and potential energies, in SI units (see :mod:`.body`). With the tipping point as origin,
 s = r_c + p0 + φq the position of a material point in body axes and Rot(θ) the tilt:
 
-    T = ½ J(q) θ̇² + B θ̇ q̇ + ½ m_q q̇²                     (001 kinetic energy, one mode)
-    V = M g_e·Rot(θ) w + ½ k_q q²,   w = r_c + Φ q / M     (gravity + strain energy, 001)
+    T = ½ J(q) θ̇² + B θ̇ q̇ + ½ m_q q̇²                     (the paper kinetic energy, one mode)
+    V = M g_e·Rot(θ) w + ½ k_q q²,   w = r_c + Φ q / M     (gravity + strain energy, the paper)
 
 where g_e = (ẍ_g, g + ÿ_g) adds the base acceleration as a uniform inertial field (the equations
 are written in the frame of the moving support). Lagrange's equations give, with J' = dJ/dq,
 
-    J θ̈ + B q̈ = −V_θ − J' q̇ θ̇                                         (001 Eq. 2, rocking)
-    B θ̈ + m_q q̈ = −V_q − k_q q − c_q q̇ + ½ J' θ̇²                       (001 Eq. 1)
+    J θ̈ + B q̈ = −V_θ − J' q̇ θ̇                                         (the paper, Eq. 2, rocking)
+    B θ̈ + m_q q̈ = −V_q − k_q q − c_q q̇ + ½ J' θ̇²                       (the paper, Eq. 1)
     V_θ = M g_e·Rot(θ)(k × w),  V_q = g_e·Rot(θ) Φ.
 
 With both tipping points down (θ ≡ 0) only the second equation remains, with θ̇ = θ̈ = 0, and the
 base must supply the moment Q = B q̈ + V_θ about tipping point 1 or 2. Contact lasts while the
-reaction stays inside the base: Q ≥ 0 about point 1 and Q ≤ 0 about point 2 (001 Eq. 4's α within
-[−α1, α2]); uplift starts when one of these fails (001 "Uplift").
+reaction stays inside the base: Q ≥ 0 about point 1 and Q ≤ 0 about point 2 (the paper, Eq. 4's α within
+[−α1, α2]); uplift starts when one of these fails (the paper, section "Uplift").
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def rocking_accelerations(body: DeformableBody, pivot: int, theta: float, theta_
     """(θ̈ [rad/s²], q̈ [m/s²]) while rocking on tipping point ``pivot`` (+1: point 1, −1: point 2).
 
     ``theta`` [rad], ``theta_dot`` [rad/s], ``q`` [m], ``q_dot`` [m/s], ``g_e`` from
-    :func:`effective_gravity`. Solves the 2×2 mass matrix of the module doc (001 Eqs. 1–2).
+    :func:`effective_gravity`. Solves the 2×2 mass matrix of the module doc (the paper, Eqs. 1–2).
     """
     j = body.rotational_inertia(pivot, q)
     jp = body.rotational_inertia_slope(pivot, q)
@@ -87,7 +87,7 @@ def rocking_accelerations(body: DeformableBody, pivot: int, theta: float, theta_
 
 
 def contact_acceleration(body: DeformableBody, q: float, q_dot: float, g_e: tuple[float, float]) -> float:
-    """q̈ [m/s²] with both tipping points down (θ ≡ 0): m_q q̈ = −V_q − k_q q − c_q q̇ (001 Eq. 1)."""
+    """q̈ [m/s²] with both tipping points down (θ ≡ 0): m_q q̈ = −V_q − k_q q − c_q q̇ (the paper, Eq. 1)."""
     px, py = body.participation
     v_q = g_e[0] * px + g_e[1] * py
     return (-v_q - body.modal_stiffness * q - body.modal_damping * q_dot) / body.modal_mass
@@ -98,7 +98,7 @@ def uplift_margin(
 ) -> float:
     """pivot·Q [N·m]: the base moment about tipping point ``pivot`` needed to keep θ = 0, signed so that
     it is positive while the reaction lies inside the base; uplift about ``pivot`` when it turns
-    negative (001 "Uplift", Eq. 4). Equivalently −pivot·θ̈·(J − B²/m_q) of the free rocking equations."""
+    negative (the paper, section "Uplift", Eq. 4). Equivalently −pivot·θ̈·(J − B²/m_q) of the free rocking equations."""
     q_ddot = contact_acceleration(body, q, q_dot, g_e)
     v_theta, _ = _potential_gradient(body, pivot, 0.0, q, g_e)
     return pivot * (body.coupling(pivot) * q_ddot + v_theta)
@@ -106,7 +106,7 @@ def uplift_margin(
 
 def reaction_force(body: DeformableBody, pivot: int, theta: float, theta_dot: float, theta_ddot: float,
                    q: float, q_dot: float, q_ddot: float, g_e: tuple[float, float]) -> tuple[float, float]:
-    """Support reaction on the body (F_x, F_y) [N] in inertial axes (001 Eq. 3).
+    """Support reaction on the body (F_x, F_y) [N] in inertial axes (the paper, Eq. 3).
 
     F = M a_c + M g_e with a_c the acceleration of the deformed c.g. relative to the support:
     a_c = Rot(θ)[θ̈ k×w − θ̇² w + 2θ̇ k×(Φ q̇/M) + Φ q̈/M], w = r_c + Φq/M. ``pivot`` = 0 means both
@@ -140,10 +140,10 @@ def potential_energy(body: DeformableBody, pivot: int, theta: float, q: float) -
 
 
 def overturning_angle(body: DeformableBody, pivot: int, *, iterations: int = 50) -> float:
-    """Tilt [rad] of the unstable static equilibrium about ``pivot`` under gravity (001 Eq. 5).
+    """Tilt [rad] of the unstable static equilibrium about ``pivot`` under gravity (the paper, Eq. 5).
 
     Solves k_q q = −V_q(θ) and tan θ = w_x / w_y (the deformed c.g. above the tipping point) by fixed
-    point; for small static deformation θ ≈ ±atan(α) (001). Signed: > 0 for point 1, < 0 for point 2.
+    point; for small static deformation θ ≈ ±atan(α) (the paper). Signed: > 0 for point 1, < 0 for point 2.
     """
     rx, ry = body.cg_from_pivot(pivot)
     px, py = body.participation

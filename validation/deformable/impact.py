@@ -1,20 +1,21 @@
-"""Impact of the deformable body on the support at θ = 0 (001 "Impacts", Eqs. 6–10).
+"""Impact of the deformable body on the support at θ = 0 (the paper, section "Impacts", Eqs. 6–10).
 
 The body rocking on tipping point `old` returns to θ = 0 with θ̇⁻ and strikes with the other point,
-`new` (for θ̇⁻ > 0 the impact is at point 1; 001 Eq. 9 swaps the roles for θ̇⁻ < 0). The impulse acts
+`new` (for θ̇⁻ > 0 the impact is at point 1; the paper, Eq. 9 swaps the roles for θ̇⁻ < 0). The impulse acts
 at `new` only. Take (x_P, y_P, θ, q) with P the material point `new` as generalized coordinates: the
 impulse has no component along θ or q, because φ(P) = 0, so the generalized momenta
 
-    p_θ = k·((M r_c + Φ q) × v_P) + J θ̇ + B q̇     (moment of momentum about P, 001 Eq. 8)
-    p_q = Φ·v_P + B θ̇ + m_q q̇                       (momentum of the mode, 001 Eq. 7)
+    p_θ = k·((M r_c + Φ q) × v_P) + J θ̇ + B q̇     (moment of momentum about P, the paper, Eq. 8)
+    p_q = Φ·v_P + B θ̇ + m_q q̇                       (momentum of the mode, the paper, Eq. 7)
 
 are conserved through the impact, while P stops: v_P⁺ = 0 (no rebound, as Housner's block). Before
 the impact P moves with v_P⁻ = θ̇⁻ k × (P_new − P_old). If the resulting θ̇⁺ keeps rocking about `new`
 (sign of θ̇⁻), the body lifts off `old`; otherwise both points stay down, θ̇⁺ = 0 and only p_q is
 conserved. The impulse is the change of linear momentum L = M v_P + θ̇ k × (M r_c + Φq) + Φ q̇
-(001 Eq. 6), its friction ratio |P_x|/P_y the friction coefficient needed not to slide (001 "Sliding").
+(the paper, Eq. 6), its friction ratio |P_x|/P_y the friction coefficient needed not to slide (the paper,
+section "Sliding").
 
-Energy lost (001 Eq. 10): T⁻ − T⁺ computed from the velocities, and independently from the impulse
+Energy lost (the paper, Eq. 10): T⁻ − T⁺ computed from the velocities, and independently from the impulse
 by Kelvin's theorem, ΔT = Σ_i P_i·(v_i⁻ + v_i⁺)/2 over the struck points, i.e. −½ P_new·v_P⁻.
 """
 
@@ -43,11 +44,11 @@ class ImpactOutcome:
     energy_loss: float
     """T⁻ − T⁺ [J] from the velocities."""
     energy_loss_impulse: float
-    """−½ P_new·v_P⁻ [J], the impulse formula (001 Eq. 10 via Kelvin's theorem)."""
+    """−½ P_new·v_P⁻ [J], the impulse formula (the paper, Eq. 10 via Kelvin's theorem)."""
 
     @property
     def friction_ratio(self) -> float:
-        """|P_x| / P_y [-]: friction coefficient needed for the impulse not to slide (001 "Sliding")."""
+        """|P_x| / P_y [-]: friction coefficient needed for the impulse not to slide (the paper, section "Sliding")."""
         return abs(self.impulse[0]) / self.impulse[1] if self.impulse[1] > 0.0 else float("inf")
 
 
@@ -64,7 +65,7 @@ def _linear_momentum(body: DeformableBody, pivot: int, v_p: tuple[float, float],
 def impact(
     body: DeformableBody, pivot_before: int, theta_dot: float, q: float, q_dot: float
 ) -> ImpactOutcome:
-    """Apply the momentum conditions of 001 Eqs. 6–8 at θ = 0.
+    """Apply the momentum conditions of the paper, Eqs. 6–8 at θ = 0.
 
     ``pivot_before`` ±1 the tipping point rocked on until now, ``theta_dot`` θ̇⁻ [rad/s] (sign
     −pivot_before), ``q`` [m], ``q_dot`` q̇⁻ [m/s].
@@ -81,8 +82,8 @@ def impact(
     px, py = body.participation
     j, b, m_q = body.rotational_inertia(new, q), body.coupling(new), body.modal_mass
     ax, ay = body.mass * rx + px * q, body.mass * ry + py * q
-    p_theta = ax * v_p[1] - ay * v_p[0] + j * theta_dot + b * q_dot  # 001 Eq. 8, about the new point
-    p_q = px * v_p[0] + py * v_p[1] + b * theta_dot + m_q * q_dot  # 001 Eq. 7
+    p_theta = ax * v_p[1] - ay * v_p[0] + j * theta_dot + b * q_dot  # the paper, Eq. 8, about the new point
+    p_q = px * v_p[0] + py * v_p[1] + b * theta_dot + m_q * q_dot  # the paper, Eq. 7
     det = j * m_q - b * b
     w_plus = (m_q * p_theta - b * p_q) / det
     qd_plus = (j * p_q - b * p_theta) / det

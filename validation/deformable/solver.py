@@ -1,12 +1,12 @@
-"""Event-driven integration of the deformable rocking body (001 "Uplift" … "Chattering", "Numerics").
+"""Event-driven integration of the deformable rocking body (the paper, section "Uplift" … "Chattering", "Numerics").
 
 Phases: both tipping points down (state q, q̇; θ ≡ 0) or rocking on one point (state θ, θ̇, q, q̇).
-Each phase is integrated with SciPy's DOP853 (001 used a Runge–Kutta scheme) until an event:
-- uplift (contact phase): :func:`~.dynamics.uplift_margin` of either point crosses zero (001 Eq. 4);
-- impact (rocking phase): θ returns to 0 → momentum conditions of :func:`~.impact.impact` (001 Eqs. 6–9);
-- overturning (rocking phase): |θ| passes the unstable equilibrium of 001 Eq. 5 moving outwards;
-  the run stops there (001: "prudent … to avoid following an unstable trajectory").
-Chatter (001 "Chattering"): when two impacts follow closer than ``chatter_ratio`` periods of the mode,
+Each phase is integrated with SciPy's DOP853 (the paper used a Runge–Kutta scheme) until an event:
+- uplift (contact phase): :func:`~.dynamics.uplift_margin` of either point crosses zero (the paper, Eq. 4);
+- impact (rocking phase): θ returns to 0 → momentum conditions of :func:`~.impact.impact` (the paper, Eqs. 6–9);
+- overturning (rocking phase): |θ| passes the unstable equilibrium of the paper, Eq. 5 moving outwards;
+  the run stops there (the paper: "prudent … to avoid following an unstable trajectory").
+Chatter (the paper, section "Chattering"): when two impacts follow closer than ``chatter_ratio`` periods of the mode,
 θ and θ̇ are set to zero and the body goes to the contact phase.
 """
 
@@ -71,13 +71,13 @@ class DeformableRockingResult:
     pivot: np.ndarray
     """+1 / −1 rocking on point 1 / 2, 0 both points down (int)."""
     reaction: np.ndarray
-    """Support reaction (F_x, F_y) [N], shape (sample_count, 2) (001 Eq. 3)."""
+    """Support reaction (F_x, F_y) [N], shape (sample_count, 2) (the paper, Eq. 3)."""
     impacts: list[ImpactRecord] = field(default_factory=list)
     """Impacts in time order."""
     uplift_times: list[float] = field(default_factory=list)
-    """Times [s] at which a flat body started to rock (001 "Uplift")."""
+    """Times [s] at which a flat body started to rock (the paper, section "Uplift")."""
     overturned: bool = False
-    """Whether the run stopped on the overturning check (001 Eq. 5)."""
+    """Whether the run stopped on the overturning check (the paper, Eq. 5)."""
     stop_time: float = math.nan
     """Time [s] of the overturning stop, or NaN."""
     ground_acceleration: GroundAcceleration | None = None
@@ -89,14 +89,14 @@ class DeformableRockingResult:
 
     @property
     def friction_ratio(self) -> np.ndarray:
-        """|F_x| / F_y along the history [-] (001 "Sliding"); inf where F_y ≤ 0."""
+        """|F_x| / F_y along the history [-] (the paper, section "Sliding"); inf where F_y ≤ 0."""
         fx, fy = self.reaction[:, 0], self.reaction[:, 1]
         return np.where(fy > 0.0, np.abs(fx) / np.where(fy > 0.0, fy, 1.0), np.inf)
 
     @property
     def required_friction(self) -> float:
         """Friction coefficient needed to prevent sliding over the run: the largest of the force ratio
-        and of the impulse ratios |P_x|/P_y of the impacts [-] (001 "Sliding")."""
+        and of the impulse ratios |P_x|/P_y of the impacts [-] (the paper, section "Sliding")."""
         ratios = [float(np.max(self.friction_ratio))] if len(self.t) else []
         ratios += [r.outcome.friction_ratio for r in self.impacts]
         return max(ratios) if ratios else 0.0
@@ -250,7 +250,7 @@ def simulate_rocking(
         outcome = impact(body, pivot, w_minus, q_now, qd_minus)
         chatter = outcome.pivot_after != 0 and t - last_impact < chatter_interval
         if chatter:
-            # 001 "Chattering": stop the rocking, keep the mode's state.
+            # the paper, section "Chattering": stop the rocking, keep the mode's state.
             t_flat = kinetic_energy(body, 0, 0.0, q_now, outcome.q_dot)
             outcome = ImpactOutcome(0, 0.0, outcome.q_dot, outcome.impulse,
                                     kinetic_energy(body, pivot, w_minus, q_now, qd_minus) - t_flat,

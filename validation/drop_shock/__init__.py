@@ -1,7 +1,8 @@
-"""3D drop shock of a rigid box on four unilateral corner spring–dampers (seed 002).
+"""3D drop shock of a rigid box on four unilateral corner spring–dampers (the drop-shock method notes,
+docs/references.md).
 
 Plain NumPy reference: 13-component state with a unit quaternion, RKF45 with Cash–Karp coefficients
-and step control, outputs t, CG acceleration in G and the four corner loads (002 §10), exported as
+and step control, outputs t, CG acceleration in G and the four corner loads (the notes, §10), exported as
 CSV/JSON. :func:`drop_shock_histories` returns the arrays a DEM drop-box run is compared with.
 """
 

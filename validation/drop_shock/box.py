@@ -1,4 +1,4 @@
-"""Box, springs and drop parameters of the 3D drop-shock reference (002 §2–4, §9, §12)."""
+"""Box, springs and drop parameters of the 3D drop-shock reference (the notes, §2–4, §9, §12)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ BOTTOM_CORNER_NAMES = ("corner0", "corner1", "corner2", "corner3")
 
 @dataclass(frozen=True)
 class ModalEstimates:
-    """Rigid-body modal estimates and reference times of 002 §9 (frequencies [Hz], times [s])."""
+    """Rigid-body modal estimates and reference times of the notes, §9 (frequencies [Hz], times [s])."""
 
     f_heave: float
     """√(4k/m)/2π: vertical translation on the four springs."""
@@ -36,16 +36,16 @@ class ModalEstimates:
     t_drop: float
     """√(2h/G): free-fall time to first touch (exact for a flat drop)."""
     damping_ratio: float
-    """Heave damping ratio ζ = 4c / (2√(4k·m)) = c/√(k m) (002 §10 HUD)."""
+    """Heave damping ratio ζ = 4c / (2√(4k·m)) = c/√(k m) (the notes, §10 HUD)."""
     t_end: float
-    """Default end time: t_drop + 5 periods of the lowest mode (our reading of 002 §9's T_ref)."""
+    """Default end time: t_drop + 5 periods of the lowest mode (our reading of the notes, §9's T_ref)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class DropBox:
-    """A rigid box on four bottom-corner spring–dampers, dropped onto z = 0 (002).
+    """A rigid box on four bottom-corner spring–dampers, dropped onto z = 0 (the notes).
 
-    Defaults are an illustrative 20 kg box; 002 prints no numbers.
+    Defaults are an illustrative 20 kg box; the notes prints no numbers.
     """
 
     weight: float = 200.0
@@ -82,12 +82,12 @@ class DropBox:
 
     @property
     def mass(self) -> float:
-        """m = W/G [kg] (002 §3)."""
+        """m = W/G [kg] (the notes, §3)."""
         return self.weight / self.gravity
 
     @cached_property
     def inertia_body(self) -> np.ndarray:
-        """Principal inertia about the CG in body axes, diag(I_xx, I_yy, I_zz) [kg·m²] (002 §3)."""
+        """Principal inertia about the CG in body axes, diag(I_xx, I_yy, I_zz) [kg·m²] (the notes, §3)."""
         m, lx, ly, lz = self.mass, self.length_x, self.length_y, self.length_z
         return np.diag([m / 12.0 * (ly**2 + lz**2), m / 12.0 * (lx**2 + lz**2), m / 12.0 * (lx**2 + ly**2)])
 
@@ -102,11 +102,11 @@ class DropBox:
     def initial_state(
         self, *, velocity: np.ndarray | None = None, angular_velocity: np.ndarray | None = None
     ) -> np.ndarray:
-        """13-component state y = [r, v, q, ω] at t = 0 (002 §5, §12).
+        """13-component state y = [r, v, q, ω] at t = 0 (the notes, §5, §12).
 
         The quaternion comes from the tilts; the CG is placed above the origin so that the lowest of
         the eight corners is at ``drop_height``. ``velocity`` [m/s] and ``angular_velocity`` [rad/s,
-        world frame] default to zero as in 002 §12 (nonzero values serve the conservation tests).
+        world frame] default to zero as in the notes, §12 (nonzero values serve the conservation tests).
         """
         q = quat_from_tilts(self.theta_x, self.theta_y)
         z_corners = (self.corners_body @ quat_to_matrix(q).T)[:, 2]
@@ -120,7 +120,7 @@ class DropBox:
         return y
 
     def modal_estimates(self, *, periods: float = 5.0) -> ModalEstimates:
-        """Modal frequencies, Δt_max and reference times of 002 §9; ``periods`` of the lowest mode
+        """Modal frequencies, Δt_max and reference times of the notes, §9; ``periods`` of the lowest mode
         after first touch set the default end time."""
         m, k = self.mass, self.stiffness
         ixx, iyy = self.inertia_body[0, 0], self.inertia_body[1, 1]

@@ -1,4 +1,4 @@
-"""Right-hand side of the drop-shock equations of motion (002 §4, §6, §7)."""
+"""Right-hand side of the drop-shock equations of motion (the notes, §4, §6, §7)."""
 
 from __future__ import annotations
 
@@ -36,9 +36,9 @@ def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def box_loads(box: DropBox, y: np.ndarray, rot: np.ndarray | None = None) -> BoxLoads:
-    """Corner forces, net force and torque in state ``y`` (002 §7 steps 1–7).
+    """Corner forces, net force and torque in state ``y`` (the notes, §7 steps 1–7).
 
-    All eight corners are checked against the ground, as 002 §4 accumulates "over all eight corners";
+    All eight corners are checked against the ground, as the notes, §4 accumulates "over all eight corners";
     the top four only touch after a tilt of more than 90° minus the box's diagonal angle.
     ``rot`` is R(q) if already known.
     """
@@ -46,9 +46,9 @@ def box_loads(box: DropBox, y: np.ndarray, rot: np.ndarray | None = None) -> Box
     arms = box.corners_body @ rot.T  # r_corner in world axes [m], (8, 3)
     z = y[2] + arms[:, 2]
     wx, wy = y[10], y[11]
-    v_z = y[5] + wx * arms[:, 1] - wy * arms[:, 0]  # z of v + ω × r (002 §7 step 3)
+    v_z = y[5] + wx * arms[:, 1] - wy * arms[:, 0]  # z of v + ω × r (the notes, §7 step 3)
     penetration = np.maximum(0.0, -z)
-    # Unilateral linear spring–damper, F = k·pen − c·v_n clipped at 0 (002 §4).
+    # Unilateral linear spring–damper, F = k·pen − c·v_n clipped at 0 (the notes, §4).
     spring_damper = np.maximum(0.0, box.stiffness * penetration - box.damping * v_z)
     force_z = np.where(penetration > 0.0, spring_damper, 0.0)
     net = np.array([0.0, 0.0, force_z.sum() - box.mass * box.gravity])  # plus gravity at the CG
@@ -58,7 +58,7 @@ def box_loads(box: DropBox, y: np.ndarray, rot: np.ndarray | None = None) -> Box
 
 
 def derivatives(box: DropBox, y: np.ndarray) -> np.ndarray:
-    """dy/dt of the 13-component state y = [r, v, q, ω] (002 §6).
+    """dy/dt of the 13-component state y = [r, v, q, ω] (the notes, §6).
 
     m dv/dt = F, I_w dω/dt + ω × (I_w ω) = T with I_w = R I_body Rᵀ, dq/dt = ½ q_ω ⊗ q.
     """
@@ -76,7 +76,7 @@ def derivatives(box: DropBox, y: np.ndarray) -> np.ndarray:
     dy = np.empty(13)
     dy[0:3] = y[3:6]
     dy[3:6] = loads.net_force / box.mass
-    # ½ [0, ω] ⊗ q written out (002 §6).
+    # ½ [0, ω] ⊗ q written out (the notes, §6).
     dy[6] = 0.5 * (-wx * qx - wy * qy - wz * qz)
     dy[7] = 0.5 * (wx * qw + wy * qz - wz * qy)
     dy[8] = 0.5 * (wy * qw - wx * qz + wz * qx)
@@ -86,7 +86,7 @@ def derivatives(box: DropBox, y: np.ndarray) -> np.ndarray:
 
 
 def mechanical_energy(box: DropBox, y: np.ndarray) -> float:
-    """Kinetic + gravity + spring energy [J] of state ``y``; conserved when c = 0 (002 §6 with no loss).
+    """Kinetic + gravity + spring energy [J] of state ``y``; conserved when c = 0 (the notes, §6 with no loss).
 
     Gravity potential is m G z_CG; each penetrating corner stores ½ k pen².
     """

@@ -1,4 +1,4 @@
-"""CSV and JSON export of a drop-shock run (002 §10), written atomically."""
+"""CSV and JSON export of a drop-shock run (the notes, §10), written atomically."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .solver import DropShockResult
 __all__ = ["write_csv", "write_json", "result_metadata", "COLUMNS"]
 
 COLUMNS = ("t", "a_G", *BOTTOM_CORNER_NAMES)
-"""Column names of both exports (002 §10)."""
+"""Column names of both exports (the notes, §10)."""
 
 UNITS = {"t": "s", "a_G": "G (resultant CG acceleration / gravity)", **{c: "N" for c in BOTTOM_CORNER_NAMES}}
 
@@ -41,7 +41,7 @@ def _write_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def result_metadata(result: DropShockResult) -> dict:
-    """Units, box parameters, 002 §9 estimates, solver settings and step counters of ``result``."""
+    """Units, box parameters, the notes, §9 estimates, solver settings and step counters of ``result``."""
     box = result.box
     return {
         "source": "002 3D drop shock: rigid box on four corner spring-dampers, RKF45 Cash-Karp",

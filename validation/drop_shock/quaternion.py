@@ -1,4 +1,4 @@
-"""Unit-quaternion helpers, q = [q_w, q_x, q_y, q_z] mapping body to world (002 §5–6)."""
+"""Unit-quaternion helpers, q = [q_w, q_x, q_y, q_z] mapping body to world (the notes, §5–6)."""
 
 from __future__ import annotations
 
@@ -42,9 +42,9 @@ def quat_from_axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
 
 
 def quat_from_tilts(theta_x: float, theta_y: float) -> np.ndarray:
-    """Orientation from the initial tilts of 002 §12: θ_x [rad] about world x, then θ_y [rad] about world y.
+    """Orientation from the initial tilts of the notes, §12: θ_x [rad] about world x, then θ_y [rad] about world y.
 
-    002 does not say in which order the tilts compose; we apply x first (R = R_y(θ_y) R_x(θ_x)).
+    the notes does not say in which order the tilts compose; we apply x first (R = R_y(θ_y) R_x(θ_x)).
     """
     qx = quat_from_axis_angle(np.array([1.0, 0.0, 0.0]), theta_x)
     qy = quat_from_axis_angle(np.array([0.0, 1.0, 0.0]), theta_y)

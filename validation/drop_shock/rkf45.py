@@ -1,4 +1,4 @@
-"""Embedded Runge–Kutta 4(5) with Cash–Karp coefficients and step-size control (002 §8).
+"""Embedded Runge–Kutta 4(5) with Cash–Karp coefficients and step-size control (the notes, §8).
 
 Cash & Karp, ACM TOMS 16 (1990) 201; the tableau as in Numerical Recipes §16.2. Each attempted step
 takes six stages, forms the 5th- and 4th-order solutions and accepts the step when the scaled error
@@ -6,7 +6,7 @@ err = max_i |y5_i − y4_i| / s_i is ≤ tol, with s_i = max(|y_i|, |y5_i|, floo
 with a per-component floor so that components passing through zero do not force tiny steps. After
 each attempt the step becomes
 
-    h_new = safety · h · (tol / err)^exponent                                        (002 §8)
+    h_new = safety · h · (tol / err)^exponent                                        (the notes, §8)
 
 limited to [h/10, 5h] and to [h_min, h_max]. A step at h_min is accepted even if err > tol and
 counted as *forced*. The 5th-order solution is propagated (local extrapolation).

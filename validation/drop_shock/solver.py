@@ -1,4 +1,4 @@
-"""Drop-shock simulation: initial state, RKF45 integration and recorded outputs (002 §8–10, §12)."""
+"""Drop-shock simulation: initial state, RKF45 integration and recorded outputs (the notes, §8–10, §12)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ __all__ = ["DropShockResult", "simulate_drop", "drop_shock_histories"]
 
 @dataclass(frozen=True)
 class DropShockResult:
-    """Recorded response of one drop (002 §10). Arrays share the first axis (sample_count,)."""
+    """Recorded response of one drop (the notes, §10). Arrays share the first axis (sample_count,)."""
 
     box: DropBox
     t: np.ndarray
     """Times of the accepted steps (or of ``t_out``) [s]."""
     cg_accel_G: np.ndarray
-    """‖F‖/(m G): resultant CG acceleration in units of G [-] (002 §10; 1 in free fall)."""
+    """‖F‖/(m G): resultant CG acceleration in units of G [-] (the notes, §10; 1 in free fall)."""
     cg_accel_vec_G: np.ndarray
     """F/(m G), world frame [-], shape (sample_count, 3)."""
     corner_loads: np.ndarray
@@ -37,7 +37,7 @@ class DropShockResult:
     top_contact: bool
     """Whether a top corner ever touched the ground at a recorded sample."""
     modal: ModalEstimates
-    """002 §9 estimates used for Δt_max and t_end."""
+    """the notes, §9 estimates used for Δt_max and t_end."""
     settings: dict = field(default_factory=dict)
     """Solver settings (tol, safety, exponent, h_min, h_max, t_end)."""
     stats: CashKarpStats = field(default_factory=CashKarpStats)
@@ -61,13 +61,13 @@ def simulate_drop(
     velocity: np.ndarray | None = None,
     angular_velocity: np.ndarray | None = None,
 ) -> DropShockResult:
-    """Drop ``box`` and integrate with Cash–Karp RKF45 (002 §8).
+    """Drop ``box`` and integrate with Cash–Karp RKF45 (the notes, §8).
 
-    ``t_end`` [s] defaults to the 002 §9 estimate; ``tol`` per-step relative error [-]; ``safety``,
-    ``exponent`` of the step update; ``h_max`` [s] defaults to Δt_max of 002 §9; ``h_min`` [s] to
+    ``t_end`` [s] defaults to the the notes, §9 estimate; ``tol`` per-step relative error [-]; ``safety``,
+    ``exponent`` of the step update; ``h_max`` [s] defaults to Δt_max of the notes, §9; ``h_min`` [s] to
     1e-9·Δt_max; ``t_out`` optional increasing output times [s] (steps land on them, e.g. a uniform
     grid to compare with a DEM run); ``velocity`` [m/s] and ``angular_velocity`` [rad/s] initial
-    values (zero in 002 §12).
+    values (zero in the notes, §12).
     """
     modal = box.modal_estimates()
     t_end = modal.t_end if t_end is None else t_end
@@ -84,7 +84,7 @@ def simulate_drop(
         norm = float(np.linalg.norm(y[6:10]))
         drift[0] = max(drift[0], abs(1.0 - norm))
         y = y.copy()
-        y[6:10] /= norm  # 002 §5: normalise after each accepted step
+        y[6:10] /= norm  # the notes, §5: normalise after each accepted step
         return y
 
     t, ys, errs, stats = integrate_cash_karp(

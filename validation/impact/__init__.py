@@ -1,12 +1,12 @@
-"""Impact references from seed 003 (Xu et al. 2022, vibro-impact with clearance).
+"""Impact references from Xu et al. 2022 (Xu et al. 2022, vibro-impact with clearance).
 
-- :mod:`.laws`: the five normal impact laws of 003 Table 2 as pure scalar functions (the form the
-  engine mirrors in Taichi), the sphere contact stiffness of 003 Eq. 4 and the exact restitution of
+- :mod:`.laws`: the five normal impact laws of Xu et al. 2022, Table 2 as pure scalar functions (the form the
+  engine mirrors in Taichi), the sphere contact stiffness of Xu et al. 2022, Eq. 4 and the exact restitution of
   the law family.
-- :mod:`.two_sphere`: the single two-sphere impact of 003 §2.2.
-- :mod:`.oscillator`: the 1-DOF oscillator with bilateral clearance of 003 §3.1 and a tight reference.
+- :mod:`.two_sphere`: the single two-sphere impact of Xu et al. 2022, §2.2.
+- :mod:`.oscillator`: the 1-DOF oscillator with bilateral clearance of Xu et al. 2022, §3.1 and a tight reference.
 - :mod:`.newmark`, :mod:`.generalized_alpha`, :mod:`.precise_integration`: the three integrators of
-  003 §2.3.
+  Xu et al. 2022, §2.3.
 """
 
 from .generalized_alpha import generalized_alpha, generalized_alpha_parameters

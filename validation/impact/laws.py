@@ -1,24 +1,24 @@
-"""Normal impact force laws of 003 Table 2, as pure functions of plain numbers.
+"""Normal impact force laws of Xu et al. 2022, Table 2, as pure functions of plain numbers.
 
 Every law here has the form
 
-    F_n = K δ^n (1 + D(c_e) δ̇ / δ̇⁻)                                   (003 Eq. 3, 5, 8, 9, 13)
+    F_n = K δ^n (1 + D(c_e) δ̇ / δ̇⁻)                                   (Xu et al. 2022, Eq. 3, 5, 8, 9, 13)
 
 with δ the overlap [m] (> 0 in contact), δ̇ its rate [m/s] (> 0 while compressing), δ̇⁻ > 0 the
 approach speed at the start of the contact [m/s], K the contact stiffness [N/m^n], n the exponent
 (3/2 for Hertz) and D a dimensionless damping factor fixed by the coefficient of restitution c_e:
 
-| law                 | D(c_e)                 | source                                               |
+| law                 | D(c_e)                 | source (Xu et al. 2022)                              |
 |---------------------|------------------------|------------------------------------------------------|
-| Hertz               | 0                      | 003 Eq. 3                                            |
-| Hunt–Crossley       | 3 (1 − c_e) / 2        | 003 Eq. 5 with b from Eq. 6: b = 3K(1 − c_e)/(2δ̇⁻)  |
-| Lankarani–Nikravesh | 3 (1 − c_e²) / 4       | 003 Eq. 8                                            |
-| Gonthier            | (1 − c_e²) / c_e       | 003 Eq. 10 (χ = dK/(c_e δ̇⁻), d = 1 − c_e²), spec §2  |
-| Flores              | 8 (1 − c_e) / (5 c_e)  | 003 Eq. 12–13                                        |
+| Hertz               | 0                      | Eq. 3                                                |
+| Hunt–Crossley       | 3 (1 − c_e) / 2        | Eq. 5 with b from Eq. 6: b = 3K(1 − c_e)/(2δ̇⁻)      |
+| Lankarani–Nikravesh | 3 (1 − c_e²) / 4       | Eq. 8                                                |
+| Gonthier            | (1 − c_e²) / c_e       | Eq. 10 (χ = dK/(c_e δ̇⁻), d = 1 − c_e²); see below   |
+| Flores              | 8 (1 − c_e) / (5 c_e)  | Eq. 12–13                                            |
 
-Readings of the printed text (see spec §2):
-- 003 Eq. 9 and Table 2 print Gonthier's factor as (1 − c_e²)/c_e²; 003's own Eq. 10 gives
-  (1 − c_e²)/c_e, and only that form yields the separation speed c_e·v that 003 §2.2 reports. We use
+Readings of the printed text (docs/references.md):
+- Xu et al. 2022, Eq. 9 and Table 2 print Gonthier's factor as (1 − c_e²)/c_e²; Xu et al.'s (2022) own Eq. 10 gives
+  (1 − c_e²)/c_e, and only that form yields the separation speed c_e·v that Xu et al. 2022, §2.2 reports. We use
   (1 − c_e²)/c_e.
 - Table 2 prints Lankarani–Nikravesh as Kδ^n + D δ̇⁻; Eq. 8 (the published law) has δ̇ in the damping
   term. A term in the constant δ̇⁻ would not dissipate energy over a closed loop, so we follow Eq. 8.
@@ -51,11 +51,11 @@ __all__ = [
 ]
 
 HERTZ_EXPONENT = 1.5
-"""Hertz exponent n for sphere–sphere contact [-] (003 Eq. 3)."""
+"""Hertz exponent n for sphere–sphere contact [-] (Xu et al. 2022, Eq. 3)."""
 
 
 class ImpactLaw(str, Enum):
-    """The five normal impact laws of 003 Table 2."""
+    """The five normal impact laws of Xu et al. 2022, Table 2."""
 
     HERTZ = "hertz"
     HUNT_CROSSLEY = "hunt_crossley"
@@ -79,12 +79,12 @@ def damping_factor(law: ImpactLaw | str, c_e: float) -> float:
     if law is ImpactLaw.HERTZ:
         return 0.0
     if law is ImpactLaw.HUNT_CROSSLEY:
-        return 1.5 * (1.0 - c_e)  # 003 Eq. 6 solved for b, divided by K/δ̇⁻
+        return 1.5 * (1.0 - c_e)  # Xu et al. 2022, Eq. 6 solved for b, divided by K/δ̇⁻
     if law is ImpactLaw.LANKARANI_NIKRAVESH:
-        return 0.75 * (1.0 - c_e * c_e)  # 003 Eq. 8
+        return 0.75 * (1.0 - c_e * c_e)  # Xu et al. 2022, Eq. 8
     if law is ImpactLaw.GONTHIER:
-        return (1.0 - c_e * c_e) / c_e  # 003 Eq. 10 (not Eq. 9's /c_e², spec §2)
-    return 1.6 * (1.0 - c_e) / c_e  # Flores, 003 Eq. 12
+        return (1.0 - c_e * c_e) / c_e  # Xu et al. 2022, Eq. 10 (not Eq. 9's /c_e², docs/references.md)
+    return 1.6 * (1.0 - c_e) / c_e  # Flores, Xu et al. 2022, Eq. 12
 
 
 def damped_power_law_gradient(
@@ -115,14 +115,14 @@ def _damped_power_law(delta: float, delta_dot: float, k: float, d: float, v_impa
 
 
 def hertz_force(delta: float, k: float, *, n: float = HERTZ_EXPONENT) -> float:
-    """Hertz force K δ^n [N] for overlap ``delta`` [m], stiffness ``k`` [N/m^n] (003 Eq. 3)."""
+    """Hertz force K δ^n [N] for overlap ``delta`` [m], stiffness ``k`` [N/m^n] (Xu et al. 2022, Eq. 3)."""
     return k * delta**n if delta > 0.0 else 0.0
 
 
 def hunt_crossley_force(
     delta: float, delta_dot: float, k: float, c_e: float, v_impact: float, *, n: float = HERTZ_EXPONENT
 ) -> float:
-    """Hunt–Crossley force K δ^n + b δ^n δ̇ [N], b = 3K(1 − c_e)/(2 δ̇⁻) (003 Eq. 5–6).
+    """Hunt–Crossley force K δ^n + b δ^n δ̇ [N], b = 3K(1 − c_e)/(2 δ̇⁻) (Xu et al. 2022, Eq. 5–6).
 
     ``delta`` overlap [m], ``delta_dot`` overlap rate [m/s] (> 0 compressing), ``k`` [N/m^n],
     ``c_e`` restitution [-], ``v_impact`` approach speed δ̇⁻ > 0 [m/s].
@@ -133,7 +133,7 @@ def hunt_crossley_force(
 def lankarani_nikravesh_force(
     delta: float, delta_dot: float, k: float, c_e: float, v_impact: float, *, n: float = HERTZ_EXPONENT
 ) -> float:
-    """Lankarani–Nikravesh force K δ^n [1 + 3(1 − c_e²) δ̇ / (4 δ̇⁻)] [N] (003 Eq. 8).
+    """Lankarani–Nikravesh force K δ^n [1 + 3(1 − c_e²) δ̇ / (4 δ̇⁻)] [N] (Xu et al. 2022, Eq. 8).
 
     Units as :func:`hunt_crossley_force`.
     """
@@ -143,14 +143,15 @@ def lankarani_nikravesh_force(
 def gonthier_force(
     delta: float, delta_dot: float, k: float, c_e: float, v_impact: float, *, n: float = HERTZ_EXPONENT
 ) -> float:
-    """Gonthier force K δ^n [1 + (1 − c_e²)/c_e · δ̇/δ̇⁻] [N] (003 Eq. 10; spec §2). Units as Hunt–Crossley."""
+    """Gonthier force K δ^n [1 + (1 − c_e²)/c_e · δ̇/δ̇⁻] [N] (Xu et al. 2022, Eq. 10; docs/references.md). Units as
+    Hunt–Crossley."""
     return _damped_power_law(delta, delta_dot, k, (1.0 - c_e * c_e) / c_e, v_impact, n)
 
 
 def flores_force(
     delta: float, delta_dot: float, k: float, c_e: float, v_impact: float, *, n: float = HERTZ_EXPONENT
 ) -> float:
-    """Flores force K δ^n [1 + 8(1 − c_e)/(5 c_e) · δ̇/δ̇⁻] [N] (003 Eq. 13). Units as Hunt–Crossley."""
+    """Flores force K δ^n [1 + 8(1 − c_e)/(5 c_e) · δ̇/δ̇⁻] [N] (Xu et al. 2022, Eq. 13). Units as Hunt–Crossley."""
     return _damped_power_law(delta, delta_dot, k, 1.6 * (1.0 - c_e) / c_e, v_impact, n)
 
 
@@ -183,7 +184,7 @@ def impact_force_gradient(
 ) -> tuple[float, float, float]:
     """Force F [N] and its partial derivatives ∂F/∂δ [N/m] and ∂F/∂δ̇ [N·s/m].
 
-    Used by the implicit integrators' Newton–Raphson tangent (003 Eq. 26). Both derivatives are zero
+    Used by the implicit integrators' Newton–Raphson tangent (Xu et al. 2022, Eq. 26). Both derivatives are zero
     where the force is clipped (δ ≤ 0 or a damped law that would pull).
     """
     d = damping_factor(law, c_e)
@@ -196,12 +197,12 @@ def impact_force_gradient(
 def sphere_contact_stiffness(
     e1: float, nu1: float, r1: float, e2: float, nu2: float, r2: float, *, conformal: bool = True
 ) -> float:
-    """Hertz contact stiffness K [N/m^1.5] of two spheres (003 Eq. 4).
+    """Hertz contact stiffness K [N/m^1.5] of two spheres (Xu et al. 2022, Eq. 4).
 
     ``e1, e2`` Young's moduli [Pa], ``nu1, nu2`` Poisson ratios [-], ``r1, r2`` radii [m].
-    K = 4 / (3π(σ1 + σ2)) · √R_eff with σ_i = (1 − ν_i²)/(π E_i). 003 Eq. 4 prints
+    K = 4 / (3π(σ1 + σ2)) · √R_eff with σ_i = (1 − ν_i²)/(π E_i). Xu et al. 2022, Eq. 4 prints
     R_eff = R1 R2/(R1 − R2): a ball of radius R2 inside a spherical seat of radius R1 > R2, as in a
-    clearance joint (``conformal=True``, the default, used for 003 §2.2). ``conformal=False`` gives the
+    clearance joint (``conformal=True``, the default, used for Xu et al. 2022, §2.2). ``conformal=False`` gives the
     external contact R_eff = R1 R2/(R1 + R2).
     """
     for name, value in (("e1", e1), ("e2", e2), ("r1", r1), ("r2", r2)):
@@ -218,7 +219,7 @@ def sphere_contact_stiffness(
         r_eff = r1 * r2 / (r1 + r2)
     sigma1 = (1.0 - nu1 * nu1) / (math.pi * e1)
     sigma2 = (1.0 - nu2 * nu2) / (math.pi * e2)
-    return 4.0 / (3.0 * math.pi * (sigma1 + sigma2)) * math.sqrt(r_eff)  # 003 Eq. 4
+    return 4.0 / (3.0 * math.pi * (sigma1 + sigma2)) * math.sqrt(r_eff)  # Xu et al. 2022, Eq. 4
 
 
 def separation_ratio_exact(law: ImpactLaw | str, c_e: float) -> float:
@@ -238,7 +239,7 @@ def separation_ratio_of_factor(d: float) -> float:
 
     The ratio is independent of m, K, n and δ̇⁻, and the force never needs clipping (b < 1). This is
     the known restitution behaviour of the family (cf. Gonthier et al. 2004); it is the yardstick for
-    the numerically integrated two-sphere impact of 003 §2.2.
+    the numerically integrated two-sphere impact of Xu et al. 2022, §2.2.
     """
     if not d >= 0.0:
         raise ValueError(f"d (damping factor) must be >= 0, got {d!r}")

@@ -1,12 +1,12 @@
-"""Newmark-β with Newton–Raphson iterations for the clearance oscillator (003 §2.3 (1), Eqs. 14–27).
+"""Newmark-β with Newton–Raphson iterations for the clearance oscillator (Xu et al. 2022, §2.3 (1), Eqs. 14–27).
 
-Each step solves the equation of motion at t_{n+1} (003 Eq. 19) for x_{n+1}, with ẋ_{n+1} and ẍ_{n+1}
-expressed through the Newmark assumptions (003 Eqs. 17–18). The wall force is nonlinear, so the
-residual Ψ(x_{n+1}) (003 Eq. 23) is driven to zero by Newton–Raphson with the tangent of 003 Eq. 26,
-stopping on the relative increment of 003 Eq. 27.
+Each step solves the equation of motion at t_{n+1} (Xu et al. 2022, Eq. 19) for x_{n+1}, with ẋ_{n+1} and ẍ_{n+1}
+expressed through the Newmark assumptions (Xu et al. 2022, Eqs. 17–18). The wall force is nonlinear, so the
+residual Ψ(x_{n+1}) (Xu et al. 2022, Eq. 23) is driven to zero by Newton–Raphson with the tangent of Xu et al. 2022, Eq.
+26, stopping on the relative increment of Xu et al. 2022, Eq. 27.
 
 With γ = 1/2, β = 1/4 (average acceleration, the default) the method is unconditionally stable and
-second-order accurate; other (γ, β) must satisfy 003 Eq. 16.
+second-order accurate; other (γ, β) must satisfy Xu et al. 2022, Eq. 16.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def newmark_newton(
 ) -> OscillatorResult:
     """Integrate ``osc`` from x0 [m], v0 [m/s] to ``t_end`` [s] with fixed step ``dt`` [s].
 
-    ``gamma``, ``beta``: Newmark parameters (003 Eq. 16 requires γ ≥ 1/2, β ≥ (1/2 + γ)²/4).
-    ``tol``: Newton stop on |Δx| / (|x| + d) (003 Eq. 27, with the clearance d as a floor so that
+    ``gamma``, ``beta``: Newmark parameters (Xu et al. 2022, Eq. 16 requires γ ≥ 1/2, β ≥ (1/2 + γ)²/4).
+    ``tol``: Newton stop on |Δx| / (|x| + d) (Xu et al. 2022, Eq. 27, with the clearance d as a floor so that
     x ≈ 0 does not stall it). ``max_iterations``: Newton iterations per step before RuntimeError.
     """
     steps = _check_steps(t_end, dt)
@@ -64,9 +64,9 @@ def newmark_newton(
     if abs(x0) > d:
         raise ValueError(f"x0 must lie within the clearance [-{d}, {d}] m, got {x0!r}")
     x[0], v[0], a[0] = x0, v0, osc.free_acceleration(0.0, x0, v0)
-    c1 = 1.0 / (beta * dt * dt)  # ∂ẍ/∂x_{n+1}, 003 Eq. 18
-    c2 = gamma / (beta * dt)  # ∂ẋ/∂x_{n+1}, 003 Eq. 17
-    k_lin = c1 * m + c2 * c + k  # linear part of the tangent, 003 Eq. 21
+    c1 = 1.0 / (beta * dt * dt)  # ∂ẍ/∂x_{n+1}, Xu et al. 2022, Eq. 18
+    c2 = gamma / (beta * dt)  # ∂ẋ/∂x_{n+1}, Xu et al. 2022, Eq. 17
+    k_lin = c1 * m + c2 * c + k  # linear part of the tangent, Xu et al. 2022, Eq. 21
     iterations = 0
     for n in range(steps):
         xn, vn, an, t1 = x[n], v[n], a[n], t[n + 1]
@@ -74,15 +74,15 @@ def newmark_newton(
         f_ext = osc.external_force(t1)
         xi = xn + dt * vn + 0.5 * dt * dt * an  # predictor: free flight to second order
         for _ in range(max_iterations):
-            ai = c1 * (xi - xn) - vn / (beta * dt) - (0.5 / beta - 1.0) * an  # 003 Eq. 18
-            vi = vn + dt * ((1.0 - gamma) * an + gamma * ai)  # 003 Eq. 14
+            ai = c1 * (xi - xn) - vn / (beta * dt) - (0.5 / beta - 1.0) * an  # Xu et al. 2022, Eq. 18
+            vi = vn + dt * ((1.0 - gamma) * an + gamma * ai)  # Xu et al. 2022, Eq. 14
             fc, dfx, dfv = osc.contact_force(xi, vi, trial)
-            psi = m * ai + c * vi + k * xi - f_ext - fc  # 003 Eq. 23
-            kt = k_lin - dfx - c2 * dfv  # 003 Eq. 26
-            dx = -psi / kt  # 003 Eq. 25
+            psi = m * ai + c * vi + k * xi - f_ext - fc  # Xu et al. 2022, Eq. 23
+            kt = k_lin - dfx - c2 * dfv  # Xu et al. 2022, Eq. 26
+            dx = -psi / kt  # Xu et al. 2022, Eq. 25
             xi += dx
             iterations += 1
-            if abs(dx) <= tol * (abs(xi) + d):  # 003 Eq. 27
+            if abs(dx) <= tol * (abs(xi) + d):  # Xu et al. 2022, Eq. 27
                 break
         else:
             raise RuntimeError(f"Newton–Raphson did not converge at t = {t1:.6g} s "

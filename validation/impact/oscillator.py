@@ -1,14 +1,14 @@
-"""One-DOF impact oscillator with bilateral clearance (003 §3.1, Fig. 5) and its tight reference.
+"""One-DOF impact oscillator with bilateral clearance (Xu et al. 2022, §3.1, Fig. 5) and its tight reference.
 
-    m ẍ + c ẋ + k x = F(t) + F_c(x, ẋ)                                            (003 Eq. 2)
+    m ẍ + c ẋ + k x = F(t) + F_c(x, ẋ)                                            (Xu et al. 2022, Eq. 2)
 
 The mass touches a rigid wall at x = +d or x = −d (d the clearance [m]); beyond a wall the overlap is
 δ = |x| − d and the wall pushes back with one of the laws of :mod:`validation.impact.laws`.
 
-What 003 §3.1 prints and what we chose:
+What Xu et al. 2022, §3.1 prints and what we chose:
 - m = 100 kg, d = 5 mm, initial speed 8 m/s, c_e = 0.9, E = 207 GPa, ν = 0.3, Lankarani–Nikravesh law.
-- The contact geometry is not printed: we reuse the sphere pair of 003 §2.2 (R = 10 / 9.9 mm,
-  K = 1.509e11 N/m^1.5). With it the largest displacement is about 6 mm, as 003 Fig. 6 shows.
+- The contact geometry is not printed: we reuse the sphere pair of Xu et al. 2022, §2.2 (R = 10 / 9.9 mm,
+  K = 1.509e11 N/m^1.5). With it the largest displacement is about 6 mm, as Xu et al. 2022, Fig. 6 shows.
 - k0 and c0 are not printed: we take k0 = 1e6 N/m and c0 = 200 N·s/m (f0 = 15.9 Hz, ζ = 1 %), a soft
   structure whose linear part is still felt by the precise-integration method over 0.02 s.
 
@@ -46,19 +46,20 @@ __all__ = [
 ]
 
 XU2022_CONTACT_STIFFNESS = sphere_contact_stiffness(207e9, 0.3, 0.010, 207e9, 0.3, 0.0099)
-"""K [N/m^1.5] of the 003 §2.2 sphere pair (E = 207 GPa, ν = 0.3, R = 10 / 9.9 mm), 003 Eq. 4."""
+"""K [N/m^1.5] of the Xu et al. 2022, §2.2 sphere pair (E = 207 GPa, ν = 0.3, R = 10 / 9.9 mm), Xu et al. 2022, Eq.
+4."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class ClearanceOscillator:
-    """Parameters of the clearance oscillator (defaults: 003 §3.1 and the choices in the module doc)."""
+    """Parameters of the clearance oscillator (defaults: Xu et al. 2022, §3.1 and the choices in the module doc)."""
 
     mass: float = 100.0
     """Mass m0 [kg]."""
     stiffness: float = 1.0e6
-    """Linear structural stiffness k0 [N/m] (not printed in 003)."""
+    """Linear structural stiffness k0 [N/m] (not printed in Xu et al. 2022)."""
     damping: float = 200.0
-    """Linear structural damping c0 [N·s/m] (not printed in 003)."""
+    """Linear structural damping c0 [N·s/m] (not printed in Xu et al. 2022)."""
     clearance: float = 0.005
     """Clearance d on each side [m]."""
     contact_stiffness: float = XU2022_CONTACT_STIFFNESS
@@ -66,7 +67,7 @@ class ClearanceOscillator:
     c_e: float = 0.9
     """Coefficient of restitution of the law [-]."""
     law: ImpactLaw = ImpactLaw.LANKARANI_NIKRAVESH
-    """Impact law (003 §3.1 uses Lankarani–Nikravesh)."""
+    """Impact law (Xu et al. 2022, §3.1 uses Lankarani–Nikravesh)."""
     exponent: float = HERTZ_EXPONENT
     """Force exponent n [-]."""
     forcing: Callable[[float], float] | None = None
@@ -109,7 +110,7 @@ class ClearanceOscillator:
         return 0.0, 0.0, 0.0
 
     def acceleration(self, t: float, x: float, v: float, memory: ContactMemory) -> float:
-        """Full acceleration ẍ [m/s²] (003 Eq. 2 divided by m)."""
+        """Full acceleration ẍ [m/s²] (Xu et al. 2022, Eq. 2 divided by m)."""
         return self.free_acceleration(t, x, v) + self.contact_force(x, v, memory)[0] / self.mass
 
 

@@ -1,14 +1,14 @@
-"""Precise integration with the Adams multi-step treatment of the nonlinear force (003 §2.3 (3)).
+"""Precise integration with the Adams multi-step treatment of the nonlinear force (Xu et al. 2022, §2.3 (3)).
 
-With the dual variable p = m ẋ + c x/2 (003 Eq. 33) the oscillator becomes ż = H z + f(z, t) for
-z = [x, p] (003 Eqs. 32, 34), with (003 Eqs. 36–37, one DOF)
+With the dual variable p = m ẋ + c x/2 (Xu et al. 2022, Eq. 33) the oscillator becomes ż = H z + f(z, t) for
+z = [x, p] (Xu et al. 2022, Eqs. 32, 34), with (Xu et al. 2022, Eqs. 36–37, one DOF)
 
     H = [[−c/(2m), 1/m], [c²/(4m) − k, −c/(2m)]],        f = [0, F(t) + F_c(x, ẋ)].
 
-Over a step η the Duhamel formula (003 Eq. 38) is exact for the linear part; the nonlinear force is
-replaced by the quadratic through f_{k−2}, f_{k−1}, f_k (003 Eq. 42), giving the explicit three-step
-scheme of 003 Eq. 43. The integrals of e^{H(η−τ)} τ^j (003 Eq. 41) are read off the exponential of an
-augmented block matrix (Van Loan 1978), and every exponential is computed by Zhong's 2^N algorithm,
+Over a step η the Duhamel formula (Xu et al. 2022, Eq. 38) is exact for the linear part; the nonlinear force is
+replaced by the quadratic through f_{k−2}, f_{k−1}, f_k (Xu et al. 2022, Eq. 42), giving the explicit three-step
+scheme of Xu et al. 2022, Eq. 43. The integrals of e^{H(η−τ)} τ^j (Xu et al. 2022, Eq. 41) are read off the exponential
+of an augmented block matrix (Van Loan 1978), and every exponential is computed by Zhong's 2^N algorithm,
 the "precise" part of the method. The scheme is third-order accurate; the first two steps are taken
 with the classical fourth-order Runge–Kutta method so as not to lower that order.
 """
@@ -47,7 +47,7 @@ def expm_2n(a: np.ndarray, *, doublings: int = 20, taylor_terms: int = 4) -> np.
 
 
 def duhamel_matrices(h: np.ndarray, eta: float, *, doublings: int = 20) -> tuple[np.ndarray, ...]:
-    """Φ = e^{Hη} and G_j = ∫₀^η e^{H(η−τ)} τ^j dτ for j = 0, 1, 2 (003 Eqs. 40–41, unscaled).
+    """Φ = e^{Hη} and G_j = ∫₀^η e^{H(η−τ)} τ^j dτ for j = 0, 1, 2 (Xu et al. 2022, Eqs. 40–41, unscaled).
 
     ``h`` system matrix H [1/s], ``eta`` step [s]. Uses the exponential of the block matrix
     [[H, I, 0, 0], [0, 0, I, 0], [0, 0, 0, I], [0, 0, 0, 0]]·η whose first block row holds
@@ -85,9 +85,9 @@ def precise_integration(
     m, c, k, d = osc.mass, osc.damping, osc.stiffness, osc.clearance
     if abs(x0) > d:
         raise ValueError(f"x0 must lie within the clearance [-{d}, {d}] m, got {x0!r}")
-    h = np.array([[-c / (2.0 * m), 1.0 / m], [c * c / (4.0 * m) - k, -c / (2.0 * m)]])  # 003 Eq. 37
+    h = np.array([[-c / (2.0 * m), 1.0 / m], [c * c / (4.0 * m) - k, -c / (2.0 * m)]])  # Xu et al. 2022, Eq. 37
     phi, g0, g1, g2 = duhamel_matrices(h, dt, doublings=doublings)
-    # Weights of f_k, f_{k−1}, f_{k−2} after inserting the quadratic of 003 Eq. 42 (003 Eq. 43);
+    # Weights of f_k, f_{k−1}, f_{k−2} after inserting the quadratic of Xu et al. 2022, Eq. 42 (Xu et al. 2022, Eq. 43);
     # only the second column matters because f acts on p alone.
     w0 = (g0 + 1.5 / dt * g1 + 0.5 / dt**2 * g2)[:, 1]
     w1 = (-2.0 / dt * g1 - 1.0 / dt**2 * g2)[:, 1]
@@ -128,9 +128,9 @@ def precise_integration(
         force(i + 1)
 
     for i in range(2, steps):
-        q, p = x[i], m * v[i] + 0.5 * c * x[i]  # 003 Eq. 33
+        q, p = x[i], m * v[i] + 0.5 * c * x[i]  # Xu et al. 2022, Eq. 33
         fk, fk1, fk2 = g[i], g[i - 1], g[i - 2]
-        q_new = p11 * q + p12 * p + w0[0] * fk + w1[0] * fk1 + w2[0] * fk2  # 003 Eq. 43
+        q_new = p11 * q + p12 * p + w0[0] * fk + w1[0] * fk1 + w2[0] * fk2  # Xu et al. 2022, Eq. 43
         p_new = p21 * q + p22 * p + w0[1] * fk + w1[1] * fk1 + w2[1] * fk2
         x[i + 1] = q_new
         v[i + 1] = (p_new - 0.5 * c * q_new) / m

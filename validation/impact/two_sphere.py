@@ -1,4 +1,4 @@
-"""Single central impact of two spheres under each law of 003 Table 2 (003 §2.2, Figs. 3–4).
+"""Single central impact of two spheres under each law of Xu et al. 2022, Table 2 (Xu et al. 2022, §2.2, Figs. 3–4).
 
 The relative motion obeys m_eff δ̈ = −F_n(δ, δ̇) with m_eff = m1 m2/(m1 + m2), δ(0) = 0 and
 δ̇(0) = δ̇⁻; the contact ends when δ returns to zero and the separation speed is −δ̇ there. It is
@@ -63,10 +63,10 @@ def two_sphere_impact(
     rtol: float = 1e-11,
     sample_count: int = 400,
 ) -> TwoSphereImpact:
-    """Integrate one impact of two spheres of the same material (003 §2.2 defaults).
+    """Integrate one impact of two spheres of the same material (Xu et al. 2022, §2.2 defaults).
 
     ``youngs_modulus`` E [Pa], ``poisson_ratio`` ν [-], radii [m] (``conformal`` as in
-    :func:`~validation.impact.laws.sphere_contact_stiffness`), masses [kg] (003 gives "ball mass
+    :func:`~validation.impact.laws.sphere_contact_stiffness`), masses [kg] (Xu et al. 2022 gives "ball mass
     0.04 kg"; we read it as each ball, m_eff = 0.02 kg — the separation speed does not depend on it),
     ``v_impact`` δ̇⁻ [m/s], ``c_e`` restitution [-], ``rtol`` relative tolerance of DOP853,
     ``sample_count`` points of the returned history.

@@ -1,12 +1,12 @@
-"""Analytical and semi-analytical rigid-rocking references (seed 000 §2–§5; spec §7).
+"""Analytical and semi-analytical rigid-rocking references (Qi & Zhu 2025, §2–§5; Housner 1963; Zhang & Makris 2001).
 
 Plain NumPy/SciPy, independent of the DEM engine. Angles in rad, times in s, accelerations in m/s².
 θ > 0 when the block pivots on the corner a negative base acceleration lifts it onto.
 
-Entry points: free_rocking, base_excited (step by step, methods "time_transform" of 000 §4, "rk2/3/4",
+Entry points: free_rocking, base_excited (step by step, methods "time_transform" of Qi & Zhu 2025, §4, "rk2/3/4",
 "adaptive"), base_excited_batch (vectorised over records). Modules: closed_form (Housner's closed
-forms), signals (base motions), motion_states (000 §2 impulses and post-impact states), shenton
-(initiation modes), frame (rocking frame), impact_time (000's time transformation).
+forms), signals (base motions), motion_states (Qi & Zhu 2025, §2 impulses and post-impact states), shenton
+(initiation modes), frame (rocking frame), impact_time (Qi & Zhu's (2025) time transformation).
 """
 
 from validation.rocking.api import base_excited, free_rocking

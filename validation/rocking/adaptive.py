@@ -1,4 +1,5 @@
-"""The "adaptive" method: SciPy's DOP853 with event location on each smooth interval (spec §7).
+"""The "adaptive" method: SciPy's DOP853 with event location on each smooth interval (Housner 1963; Zhang & Makris
+2001).
 
 Each rocking interval is one solve_ivp call with two terminal events: the impact θ = 0 (approached
 from the current side) and overturning |θ| = overturn_angle. Grid values come from the dense output.
@@ -124,7 +125,7 @@ def solve_adaptive(
             rocking, th, om, t = False, 0.0, 0.0, float(t_grid[min(k, n)])
             continue
         impacts.append(t_f)
-        th, om, side, t = 0.0, e * om_f, -side, t_f  # 000 Eq. 23
+        th, om, side, t = 0.0, e * om_f, -side, t_f  # Qi & Zhu 2025, Eq. 23
         if abs(om) < w_rest or chatter_settles(block, linear, float(acc(t_f)), side, abs(om)):
             rocking, om = False, 0.0
     return RockingResult(t_grid, theta, omega, states, impacts, uplifts, overturn_time is not None, overturn_time)

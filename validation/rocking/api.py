@@ -34,9 +34,9 @@ def base_excited(
     accel: a signal from validation.rocking.signals, a callable t [s] ↦ ü_g [m/s²], an array of
     samples [m/s²] every accel_dt [s], a constant [m/s²], or None. Over [0, t_end] [s], output every
     dt [s] (default accel_dt for samples, else 1e-3 s; also the step σ1 of the fixed-step methods).
-    restitution: θ̇⁺/θ̇⁻ at impact, None for Housner's 1 − 1.5 sin²α (000 Eq. 24).
-    linear: linearised equation (slender blocks). method: "time_transform" (000 §4, RK order `order`),
-    "rk2", "rk3", "rk4" (impact at the step end, 000 Table 2), "adaptive" (SciPy DOP853, rtol/atol).
+    restitution: θ̇⁺/θ̇⁻ at impact, None for Housner's 1 − 1.5 sin²α (Qi & Zhu 2025, Eq. 24).
+    linear: linearised equation (slender blocks). method: "time_transform" (Qi & Zhu 2025, §4, RK order `order`),
+    "rk2", "rk3", "rk4" (impact at the step end, Qi & Zhu 2025, Table 2), "adaptive" (SciPy DOP853, rtol/atol).
     theta0 [rad], omega0 [rad/s]: initial state; g [m/s²]; overturn_angle [rad] (default π/2);
     rest_omega [rad/s]: post-impact speed below which the block is put to rest.
     Returns t, theta, omega, states, impact_times, uplift_times, overturned, overturn_time, state.

@@ -1,6 +1,6 @@
 """Batched rocking solver: thousands of sampled base-acceleration records at once, vectorised NumPy.
 
-Same model and methods as solver.py ("time_transform" of 000 §4.1, or the fixed-step "rk2/3/4" with
+Same model and methods as solver.py ("time_transform" of Qi & Zhu 2025, §4.1, or the fixed-step "rk2/3/4" with
 the impact at the step end), with one array entry per record. Records are linearly interpolated between
 samples, as SampledRecord does, and the integration step h = dt/substeps never straddles a sample, so
 every method integrates the same piecewise-smooth forcing. Events (impacts, uplift, overturning) are
@@ -175,7 +175,7 @@ class _BatchMarch:
         return self.acc_flat[flat] * (1.0 - f) + self.acc_flat[flat + self.acc_t.shape[1]] * f
 
     def rate(self, sd, rows):
-        """f(x) = (θ̇, θ̈, 1) of 000 Eq. 25 for records `rows` (None: all) on sides sd."""
+        """f(x) = (θ̇, θ̈, 1) of Qi & Zhu 2025, Eq. 25 for records `rows` (None: all) on sides sd."""
         p, alpha, g, linear = self.p, self.alpha, self.g, self.linear
 
         def f(y):
@@ -210,9 +210,9 @@ class _BatchMarch:
             phi = sa - thi
             k_th.append(omi)
             if self.linear:
-                k_om.append(-p * p * (phi + a_over_g[ti]))  # 000 §3, linearised
+                k_om.append(-p * p * (phi + a_over_g[ti]))  # Qi & Zhu 2025, §3, linearised
             else:
-                k_om.append(-p * p * (np.sin(phi) + a_over_g[ti] * np.cos(phi)))  # 000 Eq. 22
+                k_om.append(-p * p * (np.sin(phi) + a_over_g[ti] * np.cos(phi)))  # Qi & Zhu 2025, Eq. 22
         th1, om1 = th, om
         for bi, kt, ko in zip(tab.b, k_th, k_om, strict=True):
             if bi != 0.0:
@@ -264,7 +264,7 @@ class _BatchMarch:
             mode[o] = _OVERTURNED
         if cross.any():
             c = r[cross]
-            if self.naive:  # impact at the step end, θ already on the other side (000 Table 2 RK)
+            if self.naive:  # impact at the step end, θ already on the other side (Qi & Zhu 2025, Table 2 RK)
                 th[c], om[c], side[c] = th1[cross], self.e * om1[cross], -side[c]
                 self.n_imp[c] += 1
                 low = c[np.abs(om[c]) < self.w_rest]
@@ -276,7 +276,7 @@ class _BatchMarch:
         return rested
 
     def impacts(self, c, th1, om1, t0: float, t1: float, rested: np.ndarray) -> None:
-        """000 §4.1 Steps 2–4 for the records c whose θ changed sign in [t0, t1], then every further
+        """Qi & Zhu 2025, §4.1 Steps 2–4 for the records c whose θ changed sign in [t0, t1], then every further
         impact inside the step (bounces from θ = 0 that return before t1), as in solver.py."""
         th, om, side, mode = self.th, self.om, self.side, self.mode
         fresh = th[c] == 0.0  # the step started on θ = 0 (after an impact or uplift)
@@ -308,7 +308,7 @@ class _BatchMarch:
             t_f = np.clip(t_f, t_start, t1)
             self.n_imp[c] += 1
             sd = -sd
-            om_new = self.e * om_f  # 000 Eq. 23
+            om_new = self.e * om_f  # Qi & Zhu 2025, Eq. 23
             low = (np.abs(om_new) < self.w_rest) | chatter_settles(
                 self.block, self.linear, self.accel(c, t_f), sd, np.abs(om_new)
             )

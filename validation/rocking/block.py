@@ -1,6 +1,6 @@
 """The rocking body as the solvers see it: slenderness α, frequency parameter p, restitution e.
 
-One equation covers the free-standing block (000 Eq. 22) and the rocking frame (Makris & Vassiliou
+One equation covers the free-standing block (Qi & Zhu 2025, Eq. 22) and the rocking frame (Makris & Vassiliou
 2013, frame.py): θ̈ = −p² [sin(α sgnθ − θ) + (ü_g/g) cos(α sgnθ − θ)], impacts θ̇⁺ = e θ̇⁻ at θ = 0.
 """
 
@@ -22,9 +22,9 @@ from validation.rocking.closed_form import (
 class RockingBlock:
     """Parameters of a rigid rocking body.
 
-    alpha: slenderness angle α [rad], tan α = b/h (000 §2), in (0, π/2).
+    alpha: slenderness angle α [rad], tan α = b/h (Qi & Zhu 2025, §2), in (0, π/2).
     p: frequency parameter [rad/s] (p² = 3g/(4R) for a rectangular block).
-    restitution: ratio e = θ̇⁺/θ̇⁻ [-] across an impact at θ = 0, in [0, 1] (000 Eq. 23).
+    restitution: ratio e = θ̇⁺/θ̇⁻ [-] across an impact at θ = 0, in [0, 1] (Qi & Zhu 2025, Eq. 23).
     g: gravitational acceleration [m/s²].
     """
 
@@ -54,10 +54,10 @@ class RockingBlock:
 
 
 def resolve_restitution(alpha: float, restitution: float | None) -> float:
-    """Return the given restitution [-] (checked in [0, 1]) or Housner's (000 Eq. 24) when None.
+    """Return the given restitution [-] (checked in [0, 1]) or Housner's (Qi & Zhu 2025, Eq. 24) when None.
 
     Housner's value is negative when h/b < 1/√2 (sin²α > 2/3): the block then does not rock about
-    its other corner after an impact (000 Eq. 17) and a restitution must be given explicitly.
+    its other corner after an impact (Qi & Zhu 2025, Eq. 17) and a restitution must be given explicitly.
     """
     if restitution is not None:
         return in_range("restitution", restitution, 0.0, 1.0)

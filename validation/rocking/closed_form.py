@@ -1,8 +1,8 @@
-"""Closed forms for the rigid rocking block (Housner 1963; spec §7; seed 000 §3).
+"""Closed forms for the rigid rocking block (Housner 1963; Qi & Zhu 2025, §3).
 
-Geometry: a rectangle of full width 2b and full height 2h (000 Fig. 1), half-diagonal R = sqrt(b² + h²),
+Geometry: a rectangle of full width 2b and full height 2h (Qi & Zhu 2025, Fig. 1), half-diagonal R = sqrt(b² + h²),
 slenderness α = atan(b/h). Rocking angle θ [rad] is positive when the block pivots on the corner that
-a negative base acceleration lifts it onto (spec §7 sign convention).
+a negative base acceleration lifts it onto (validation.rocking's sign convention).
 """
 
 from __future__ import annotations
@@ -15,34 +15,34 @@ from scipy.integrate import quad
 from validation.rocking._checks import in_range, positive
 
 STANDARD_GRAVITY = 9.81
-"""Gravitational acceleration used by default [m/s²] (004 §5.1 uses g = 9.81 m/s²)."""
+"""Gravitational acceleration used by default [m/s²] (Itiola & El Shamy 2024, §5.1 uses g = 9.81 m/s²)."""
 
 
 def half_diagonal(width: float, height: float) -> float:
-    """Half-diagonal R [m] of a width × height rectangle (000 Eq. 2: R² = h² + b²)."""
+    """Half-diagonal R [m] of a width × height rectangle (Qi & Zhu 2025, Eq. 2: R² = h² + b²)."""
     w = positive("width", width)
     h = positive("height", height)
     return 0.5 * math.hypot(w, h)
 
 
 def slenderness(width: float, height: float) -> float:
-    """Slenderness angle α [rad], tan α = b/h = width/height (000 §2)."""
+    """Slenderness angle α [rad], tan α = b/h = width/height (Qi & Zhu 2025, §2)."""
     return math.atan2(positive("width", width), positive("height", height))
 
 
 def frequency_parameter(width: float, height: float, *, g: float = STANDARD_GRAVITY) -> float:
     """Housner's frequency parameter p [rad/s] of a rectangular block, p² = 3g/(4R).
 
-    000 §3: p² = m g R / I_O with I_O = (4/3) m R² about a base corner.
+    Qi & Zhu 2025, §3: p² = m g R / I_O with I_O = (4/3) m R² about a base corner.
     """
     return math.sqrt(3.0 * positive("g", g) / (4.0 * half_diagonal(width, height)))
 
 
 def housner_restitution(alpha: float) -> float:
-    """Housner's angular-velocity ratio across an impact, e = 1 − 1.5 sin²α [-] (000 Eq. 24).
+    """Housner's angular-velocity ratio across an impact, e = 1 − 1.5 sin²α [-] (Qi & Zhu 2025, Eq. 24).
 
     From conservation of angular momentum about the new pivot. Negative for α > asin(sqrt(2/3))
-    (h/b < 1/√2): such a block does not rock about the other corner (000 Eq. 17).
+    (h/b < 1/√2): such a block does not rock about the other corner (Qi & Zhu 2025, Eq. 17).
     """
     a = in_range("alpha", alpha, 0.0, 0.5 * math.pi)
     return 1.0 - 1.5 * math.sin(a) ** 2
@@ -63,7 +63,7 @@ def _check_amplitude(theta0: float, alpha: float) -> tuple[float, float]:
 
 
 def linear_free_rocking_theta(t: np.ndarray | float, theta0: float, alpha: float, p: float) -> np.ndarray:
-    """Linearised free rocking from rest, θ(t) = α − (α − θ0) cosh(p t) [rad] (Housner 1963; spec §7).
+    """Linearised free rocking from rest, θ(t) = α − (α − θ0) cosh(p t) [rad] (Housner 1963).
 
     Valid from release (t = 0, θ = θ0, θ̇ = 0) until the first impact at t = T/4.
     A negative θ0 gives the mirrored solution.
@@ -77,8 +77,8 @@ def linear_free_rocking_theta(t: np.ndarray | float, theta0: float, alpha: float
 def free_rocking_period(theta0: float, alpha: float, p: float, *, linear: bool = True) -> float:
     """Period T [s] of free rocking with amplitude θ0 [rad] and no energy loss.
 
-    Linearised: T = (4/p) arccosh(1/(1 − θ0/α)) (Housner 1963; spec §7).
-    Nonlinear: T = 4 ∫_0^θ0 dθ / θ̇(θ) with ½θ̇² = p²[cos(α − θ0) − cos(α − θ)] (energy of 000 Eq. 22
+    Linearised: T = (4/p) arccosh(1/(1 − θ0/α)) (Housner 1963).
+    Nonlinear: T = 4 ∫_0^θ0 dθ / θ̇(θ) with ½θ̇² = p²[cos(α − θ0) − cos(α − θ)] (energy of Qi & Zhu 2025, Eq. 22
     with ü_g = 0); the substitution θ = θ0(1 − u²) removes the turning-point singularity.
     """
     th, a = _check_amplitude(theta0, alpha)
@@ -103,7 +103,7 @@ def amplitude_after_impacts(
 ) -> np.ndarray:
     """Free-rocking amplitude θ_n [rad] after n impacts, starting from rest at amplitude θ0 [rad].
 
-    Each impact scales θ̇ at θ = 0 by e (000 Eq. 23). With the energy integral between impacts:
+    Each impact scales θ̇ at θ = 0 by e (Qi & Zhu 2025, Eq. 23). With the energy integral between impacts:
     linearised  (α − θ_n)² = α² − e^{2n} [α² − (α − θ0)²]        (Housner 1963)
     nonlinear   cos(α − θ_n) = cos α + e^{2n} [cos(α − θ0) − cos α].
     """

@@ -1,7 +1,8 @@
-"""Equation of motion of the rocking block between impacts (000 Eq. 22 and 25; spec §7).
+"""Equation of motion of the rocking block between impacts (Qi & Zhu 2025, Eq. 22 and 25; Housner 1963; Zhang & Makris
+2001).
 
 θ̈ = −p² [sin(α s − θ) + (ü_g/g) cos(α s − θ)], s = sgn θ the side (pivot corner) the block is on;
-linearised (slender blocks, 000 §3): θ̈ = −p² [(α s − θ) + ü_g/g].
+linearised (slender blocks, Qi & Zhu 2025, §3): θ̈ = −p² [(α s − θ) + ü_g/g].
 Works elementwise on floats or NumPy arrays (one entry per record in the batched solver).
 """
 
@@ -22,5 +23,5 @@ def angular_acceleration(
     """
     phi = side * alpha - theta
     if linear:
-        return -p * p * (phi + accel / g)  # 000 §3, linearised for α < 15°
-    return -p * p * (np.sin(phi) + accel / g * np.cos(phi))  # 000 Eq. 22
+        return -p * p * (phi + accel / g)  # Qi & Zhu 2025, §3, linearised for α < 15°
+    return -p * p * (np.sin(phi) + accel / g * np.cos(phi))  # Qi & Zhu 2025, Eq. 22

@@ -1,11 +1,11 @@
 """Rocking frame: identical rocking columns capped by a free-standing beam (Makris & Vassiliou 2013).
 
 The frame rocks like one column with the same slenderness α but a smaller frequency parameter and its
-own restitution (spec §7; 004 §5.2 applies it to the pier–deck bridge):
+own restitution (Housner 1963; Zhang & Makris 2001; Itiola & El Shamy 2024, §5.2 applies it to the pier–deck bridge):
 
     p̄ = sqrt((1 + 2γ)/(1 + 3γ)) p,   e = [1 − 1.5 sin²α + 3γ cos 2α] / (1 + 3γ),
 
-γ = cap-beam mass / total mass of the columns (004 §5.2: 612480 / (4 × 178176) = 0.86). The block
+γ = cap-beam mass / total mass of the columns (Itiola & El Shamy 2024, §5.2: 612480 / (4 × 178176) = 0.86). The block
 solvers are reused through RockingBlock.
 """
 
@@ -27,13 +27,13 @@ from validation.rocking.solver import solve
 def frame_frequency_parameter(
     column_width: float, column_height: float, gamma: float, *, g: float = STANDARD_GRAVITY
 ) -> float:
-    """p̄ = sqrt((1 + 2γ)/(1 + 3γ)) p [rad/s] (004 §5.2; Makris & Vassiliou 2013)."""
+    """p̄ = sqrt((1 + 2γ)/(1 + 3γ)) p [rad/s] (Itiola & El Shamy 2024, §5.2; Makris & Vassiliou 2013)."""
     gam = non_negative("gamma", gamma)
     return math.sqrt((1.0 + 2.0 * gam) / (1.0 + 3.0 * gam)) * frequency_parameter(column_width, column_height, g=g)
 
 
 def frame_restitution(alpha: float, gamma: float) -> float:
-    """e = [1 − 1.5 sin²α + 3γ cos 2α]/(1 + 3γ) [-] (spec §7; Makris & Vassiliou 2013); γ = 0: Housner."""
+    """e = [1 − 1.5 sin²α + 3γ cos 2α]/(1 + 3γ) [-] (Makris & Vassiliou 2013); γ = 0: Housner."""
     a = in_range("alpha", alpha, 0.0, 0.5 * math.pi)
     gam = non_negative("gamma", gamma)
     return (1.0 - 1.5 * math.sin(a) ** 2 + 3.0 * gam * math.cos(2.0 * a)) / (1.0 + 3.0 * gam)

@@ -1,15 +1,16 @@
-"""Seed 000's impact-time algorithm: time transformation s = ψ(x) and one RK step to s = 0 (000 §3–4).
+"""Qi & Zhu's (2025) impact-time algorithm: time transformation s = ψ(x) and one RK step to s = 0 (Qi & Zhu 2025,
+§3–4).
 
-Between impacts the state x = [θ, θ̇, t] follows dx/dt = f(x) (000 Eq. 25). The impact surface is the
-hyperplane ψ(x) = θ = 0 (000 Eq. 27, 29). Once a fixed-step RK step [t_k, t_k + σ1] shows
+Between impacts the state x = [θ, θ̇, t] follows dx/dt = f(x) (Qi & Zhu 2025, Eq. 25). The impact surface is the
+hyperplane ψ(x) = θ = 0 (Qi & Zhu 2025, Eq. 27, 29). Once a fixed-step RK step [t_k, t_k + σ1] shows
 ψ(x_k) ψ(x_{k+1}) < 0, the algorithm returns to x_k and changes the independent variable from t to
-s = ±ψ(x) (000 Eq. 30; sign chosen so that s0 = s(t_k) < 0, Step 2 of §4.1):
+s = ±ψ(x) (Qi & Zhu 2025, Eq. 30; sign chosen so that s0 = s(t_k) < 0, Step 2 of §4.1):
 
-    dy/ds = f(y) / Ψ(y),  Ψ = ±ψ_x f = ±θ̇,  s ∈ [s0, 0]                            (000 Eq. 31, 39)
+    dy/ds = f(y) / Ψ(y),  Ψ = ±ψ_x f = ±θ̇,  s ∈ [s0, 0]                            (Qi & Zhu 2025, Eq. 31, 39)
 
 One RK step of size σ2 = −s0 = |θ_k| then lands on s = 0: the θ component of dy/ds is exactly ±1
-(000 Eq. 36–37), so θ(t_f) = 0 up to rounding, and the t component gives the impact time t_f.
-The error is O(σ1^{p+1}) + O(|s0|^{q+1}) (000 Eq. 43).
+(Qi & Zhu 2025, Eq. 36–37), so θ(t_f) = 0 up to rounding, and the t component gives the impact time t_f.
+The error is O(σ1^{p+1}) + O(|s0|^{q+1}) (Qi & Zhu 2025, Eq. 43).
 """
 
 from __future__ import annotations
@@ -28,20 +29,20 @@ grows like (ε/2)^{q+1} (1e-5 at ε = 0.2, q = 4). Near a turning point (larger 
 
 
 def time_transform_step(rate: Callable[[State], State], y_k: State, tab: Tableau) -> State:
-    """State y(0) = x(t_f) on the impact surface θ = 0, from x_k = (θ_k, θ̇_k, t_k) (000 Eq. 39).
+    """State y(0) = x(t_f) on the impact surface θ = 0, from x_k = (θ_k, θ̇_k, t_k) (Qi & Zhu 2025, Eq. 39).
 
     rate: f(x) returning (θ̇, θ̈, 1); components may be arrays (one impact per record).
     """
     theta_k = y_k[0]
-    # 000 §4.1 Step 2: ψ(x_k) < 0 → s = ψ, Ψ = ψ_x f;  ψ(x_k) > 0 → s = −ψ, Ψ = −ψ_x f.
+    # Qi & Zhu 2025, §4.1 Step 2: ψ(x_k) < 0 → s = ψ, Ψ = ψ_x f;  ψ(x_k) > 0 → s = −ψ, Ψ = −ψ_x f.
     orient = -np.sign(theta_k)
 
     def g(y: State) -> State:
         f = rate(y)
-        big_psi = orient * f[0]  # Ψ(y) = ±ψ_x f(y) = ±θ̇ (ψ_x = d = [1, 0, 0], 000 Eq. 29)
+        big_psi = orient * f[0]  # Ψ(y) = ±ψ_x f(y) = ±θ̇ (ψ_x = d = [1, 0, 0], Qi & Zhu 2025, Eq. 29)
         return tuple(fc / big_psi for fc in f)
 
-    sigma2 = np.abs(theta_k)  # one step from s0 = −|θ_k| to 0 (000 Eq. 37)
+    sigma2 = np.abs(theta_k)  # one step from s0 = −|θ_k| to 0 (Qi & Zhu 2025, Eq. 37)
     return rk_step(g, y_k, sigma2, tab)
 
 
@@ -68,7 +69,7 @@ def hermite_impact(
     Vectorised over records; side: the side (±1) the block is on during the step. The cubic Hermite
     interpolant of θ through (θ, θ̇) at both ends of the step brackets the first crossing after the
     start (sampled at BRACKET_POINTS points, then Newton); one RK step from y_k of that length lands
-    within O(h⁴) of θ = 0, and one transformed step (000 Eq. 39) from there puts θ on 0. Where even
+    within O(h⁴) of θ = 0, and one transformed step (Qi & Zhu 2025, Eq. 39) from there puts θ on 0. Where even
     that is ill posed (grazing contact, θ̇ ≈ 0) the estimate is kept. Returns (0, θ̇(t_f), t_f).
     """
     th0, om0, t0 = (np.atleast_1d(np.asarray(c, dtype=float)) for c in y_k)

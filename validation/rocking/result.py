@@ -9,7 +9,7 @@ import numpy as np
 
 
 class MotionState(enum.IntEnum):
-    """State of a rigid block on a moving base (000 §2, spec §7)."""
+    """State of a rigid block on a moving base (Qi & Zhu 2025, §2, Housner 1963; Zhang & Makris 2001)."""
 
     REST = 0
     """Full contact with the base, θ = θ̇ = 0."""

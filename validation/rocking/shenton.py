@@ -1,7 +1,7 @@
 """Shenton's criteria for the initiation of rest, slide, rock and slide-rock modes (Shenton 1996).
 
 H. W. Shenton III, "Criteria for initiation of slide, rock, and slide-rock rigid-body modes",
-J. Eng. Mech. 122 (1996) 690–693 (cited by 004 §5.1). A block of width 2b, height 2h at rest on a
+J. Eng. Mech. 122 (1996) 690–693 (cited by Itiola & El Shamy 2024, §5.1). A block of width 2b, height 2h at rest on a
 base with horizontal acceleration ü_g and friction coefficient μ, effective gravity g + ü_v:
 
 - rest        |ü_g| <= μ g and |ü_g| <= (b/h) g;

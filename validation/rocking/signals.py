@@ -42,7 +42,7 @@ class EnvelopeSine(_Signal):
 
     amplitude [m/s²]; omega [rad/s]; knots [s] increasing from 0; levels [-] at the knots.
     Velocity and displacement are the exact integrals. baseline_correct removes the end velocity by a
-    constant acceleration over [0, knots[-1]] so that the base comes to rest (spec §5).
+    constant acceleration over [0, knots[-1]] so that the base comes to rest (dem/base_motion.py's reading).
     """
 
     amplitude: float
@@ -145,11 +145,11 @@ def ramped_sine(
     stop: float = 16.0,
     g: float = STANDARD_GRAVITY,
 ) -> EnvelopeSine:
-    """004 Eq. 42 ramped sine, read as ü_g = b g env(t) sin(2π f t) (spec §5).
+    """Itiola & El Shamy 2024, Eq. 42 ramped sine, read as ü_g = b g env(t) sin(2π f t) (dem/base_motion.py's reading).
 
-    b: peak acceleration as a fraction of g [-] (0.5 and 0.1 in 004 §5); frequency f [Hz];
+    b: peak acceleration as a fraction of g [-] (0.5 and 0.1 in Itiola & El Shamy 2024, §5); frequency f [Hz];
     env rises linearly 0 → 1 on [0, T = ramp_end], stays 1 until L1 = plateau_end, falls to 0 at
-    L2 = stop [s], 0 after. Eq. 42 prints the velocity, not the acceleration; with 004's values
+    L2 = stop [s], 0 after. Eq. 42 prints the velocity, not the acceleration; with Itiola & El Shamy's (2024) values
     (ωT = 9π, ωL1 = 29π) this reading reproduces its velocity pieces and the velocity returns to 0 at
     L2 by itself; for other parameters a constant baseline correction enforces it.
     """
@@ -166,11 +166,11 @@ def ramped_sine(
 
 @dataclass(frozen=True)
 class ExponentialSine(_Signal):
-    """000 Eq. 44: ü_g(t) = A0 (1 − e^{−βt}) sin(ω t) for 0 <= t <= duration, 0 after.
+    """Qi & Zhu 2025, Eq. 44: ü_g(t) = A0 (1 − e^{−βt}) sin(ω t) for 0 <= t <= duration, 0 after.
 
-    amplitude A0 [m/s²]; beta β [1/s] (1.76 in 000 Table 1); omega ω [rad/s]; duration [s] or None
+    amplitude A0 [m/s²]; beta β [1/s] (1.76 in Qi & Zhu 2025, Table 1); omega ω [rad/s]; duration [s] or None
     (never stops). Velocity and displacement are the exact integrals (they drift: the signal has a
-    non-zero mean velocity, as in 000).
+    non-zero mean velocity, as in Qi & Zhu 2025).
     """
 
     amplitude: float

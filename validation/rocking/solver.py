@@ -1,13 +1,13 @@
 """Rigid block on a moving base, step by step: rest → uplift → rocking with impacts → rest or overturning.
 
-Between impacts: 000 Eq. 22 / 25 on one side (equations.py). At θ = 0: θ̇⁺ = e θ̇⁻ and the pivot moves
-to the other corner (000 Eq. 23). From rest the block uplifts when |ü_g| > g tan α (Housner 1963),
+Between impacts: Qi & Zhu 2025, Eq. 22 / 25 on one side (equations.py). At θ = 0: θ̇⁺ = e θ̇⁻ and the pivot moves
+to the other corner (Qi & Zhu 2025, Eq. 23). From rest the block uplifts when |ü_g| > g tan α (Housner 1963),
 towards θ > 0 for ü_g < 0. Methods (keyword `method`):
 
-- "time_transform": 000 §4.1. Fixed-step RK (order `order`, step dt = σ1) on the smooth intervals; the
+- "time_transform": Qi & Zhu 2025, §4.1. Fixed-step RK (order `order`, step dt = σ1) on the smooth intervals; the
   impact time comes from one RK step in s = ±ψ(x) to s = 0 (impact_time.py); after the impact a partial
   step rejoins the output grid.
-- "rk2", "rk3", "rk4": 000's comparison methods, fixed-step RK with the impact applied at the end of the
+- "rk2", "rk3", "rk4": Qi & Zhu's (2025) comparison methods, fixed-step RK with the impact applied at the end of the
   step in which θ changed sign (impact time known only to within the step, an O(dt) error).
 - "adaptive": SciPy solve_ivp with event location (adaptive.py).
 
@@ -202,7 +202,7 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
             t_f = min(max(float(t_f), t), t1)
             impacts.append(t_f)
             bounces += 1
-            th, om, side, t = 0.0, e * float(om_f), -side, t_f  # 000 Eq. 23, pivot changes
+            th, om, side, t = 0.0, e * float(om_f), -side, t_f  # Qi & Zhu 2025, Eq. 23, pivot changes
             if (
                 abs(om) < w_rest
                 or bounces > MAX_BOUNCES_PER_STEP
