@@ -103,6 +103,20 @@ def overturn_angle(tipping: float, pga_g: float = 0.0) -> float:
     return tipping + math.atan(abs(pga_g))
 
 
+def block_watch(body: str, width: float, thickness: float, height: float, edge_radius: float, *,
+                base: str | None = None, pga_g: float = 0.0, axis=(0.0, 1.0, 0.0)) -> Watch:
+    """The :class:`Watch` of a box clump (width along x, thickness along y, height along z in its template
+    frame, centred) of edge spheres `edge_radius` [m], standing on the wall `base` and rocking about `axis`
+    on a base shaken at most at pga_g × g: its overturning angle (:func:`overturn_angle` of the tipping angle
+    about its edge spheres, centre of mass at mid-height) and its footprint's four corner spheres."""
+    r = edge_radius
+    feet = tuple((sx * (width / 2 - r), sy * (thickness / 2 - r), -height / 2 + r) for sx in (-1, 1) for sy in (-1, 1))
+    a = np.abs(np.asarray(axis, float))
+    half = width / 2 if a[1] >= a[0] else thickness / 2  # rocking about y tips over the width
+    return Watch(body, overturn_angle(tipping_angle(half, height / 2, r), pga_g), tuple(axis), base=base, feet=feet,
+                 foot_radius=r)
+
+
 def default_domain(model) -> tuple:
     """The bodies' and finite walls' initial bounding box, grown by its size on every side [m]."""
     pts = [cs.position + s * cs.template.bounding_radius(cs.mass_props.center) for cs in model.clumps for s in (-1, 1)]
@@ -203,7 +217,7 @@ class EventDetector:
                 if self._flag("left_domain", cs.name):
                     found.append((k, {"event": "left_domain", "body": cs.name, "t": float(t[k]),
                                       "detail": f"centre of mass at {np.round(x[k], 4).tolist()} m, outside the "
-                                                f"domain {list(lo)} .. {list(hi)} m"}))
+                                                f"domain {lo.tolist()} .. {hi.tolist()} m"}))
         for b in self._bodies:
             found += self._overturn(b, rows, t)
             found += self._sliding(b, rows, t)

@@ -22,7 +22,7 @@ from pathlib import Path
 import meshio
 import numpy as np
 
-from .output import read_csv
+from .output import CorruptFileError, read_csv
 from .vtk_output import PARTS, PVD_NAME
 
 _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "Int32": np.int32,
@@ -34,11 +34,22 @@ def read_pvd(path: Path | str) -> list[dict]:
     path = Path(path)
     raw = path.read_bytes()
     cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
-    root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
-    out = []
-    for ds in root.iter("DataSet"):
-        out.append({"t": float(ds.get("timestep", "0")), "part": int(ds.get("part", "0") or 0),
-                    "name": ds.get("name", ""), "file": (path.parent / ds.get("file", "")).resolve()})
+    try:
+        root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
+        if root.tag != "VTKFile" or root.get("type") != "Collection":
+            raise ValueError(f"its root is <{root.tag} type={root.get('type')!r}>, not a VTKFile Collection")
+        out = []
+        for ds in root.iter("DataSet"):
+            if not ds.get("file"):
+                raise ValueError("a DataSet names no file")
+            t = float(ds.get("timestep", "0"))
+            if not np.isfinite(t):
+                raise ValueError(f"a DataSet has timestep {t}")
+            out.append({"t": t, "part": int(ds.get("part", "0") or 0),
+                        "name": ds.get("name", ""), "file": (path.parent / ds.get("file", "")).resolve()})
+    except (ET.ParseError, ValueError, TypeError) as e:
+        raise CorruptFileError(f"{path} is not a readable ParaView collection (.pvd): {e} (truncated or "
+                               "corrupted)") from None
     return out
 
 
@@ -49,11 +60,27 @@ def read_vtu(path: Path | str) -> meshio.Mesh:
     cannot tell) and its arrays with zero rows, so code can treat an empty frame like any other.
     """
     path = Path(path)
+    try:
+        return _read_vtu(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"frame file {path} is missing (run.pvd lists it)") from None
+    except Exception as e:  # meshio, numpy, zlib and XML each raise their own errors on a damaged file
+        raise CorruptFileError(f"{path} is not a readable VTU file ({type(e).__name__}: "
+                               f"{' '.join(str(e).split())[:200]}; truncated or corrupted)") from None
+
+
+def _read_vtu(path: Path) -> meshio.Mesh:
     with open(path, "rb") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     m = re.search(r'NumberOfPoints="(\d+)"', head)
     if m is None or int(m.group(1)) > 0:
-        return meshio.read(path, file_format="vtu")
+        mesh = meshio.read(path, file_format="vtu")
+        n = len(mesh.points)
+        bad = [k for k, v in mesh.point_data.items() if len(v) != n]
+        if (m is not None and n != int(m.group(1))) or bad:
+            raise ValueError(f"point arrays {bad} do not match its {n} points" if bad else
+                             "its point count does not match its header")
+        return mesh
     raw = path.read_bytes()
     cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
     root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
@@ -161,7 +188,13 @@ def load_results(out_dir: Path | str) -> Results:
     if not (hist_path.exists() or summ_path.exists() or pvd_path.exists()):
         raise FileNotFoundError(f"{out} has none of history.csv, summary.json, {PVD_NAME}: not a dem output folder")
     history = read_csv(hist_path) if hist_path.exists() else {}
-    summary = json.loads(summ_path.read_text()) if summ_path.exists() else {}
+    summary = {}
+    if summ_path.exists():
+        try:
+            summary = json.loads(summ_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise CorruptFileError(f"{summ_path} is not readable JSON ({' '.join(str(e).split())}; truncated or "
+                                   "corrupted)") from None
     frames, frame_parts = [], []
     if pvd_path.exists():
         by_time: dict[float, dict[str, Path]] = {}

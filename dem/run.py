@@ -333,7 +333,10 @@ class _Run:
                 chunk = int(max(100, min(self.n_total, n * max(0.2, min(5.0, CHUNK_SECONDS / max(el, 1e-6))))))
                 if out is not None and done < self.n_total:
                     now = time.perf_counter()
-                    due = (done % self.ckpt_steps == 0) if self.ckpt_steps else now - last_ckpt > CHECKPOINT_WALL_SECONDS
+                    if self.ckpt_steps:
+                        due = done % self.ckpt_steps == 0
+                    else:
+                        due = now - last_ckpt > CHECKPOINT_WALL_SECONDS
                     if due:
                         self._guarded(self._checkpoint_and_flush)
                         last_ckpt = last_flush = time.perf_counter()
@@ -438,8 +441,11 @@ class _Run:
         max_err = float(np.max(np.abs(err))) if len(err) else 0.0
         warnings = []
         if max_err > ENERGY_WARNING:
+            why = (f"in {runtime.precision()} the rounding of positions alone can do {self.bound.total:.3g} J of unseen "
+                   "work (dem.instability): run in f64 to check the balance") if runtime.precision() != "f64" else \
+                f"a smaller time step (now {dt:.3g} s) usually fixes it"
             warnings.append(f"the energy balance error reached {max_err:.3g} (above {ENERGY_WARNING:.0%}): the ledger "
-                            f"does not close; a smaller time step (now {dt:.3g} s) usually fixes it")
+                            f"does not close; {why}")
         n = len(history.get("t", []))
         dtc = float(np.min(history["dt_critical"])) if n else None
         reasons = {"dt_critical_monitored_min": "no contact in any record: no stiffness limits the time step"}
