@@ -306,7 +306,10 @@ def main(argv: list[str] | None = None) -> int:
     from .validate import main as _cmd_validate
 
     _validate_args(v)
-    a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
+    try:
+        a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
+    except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
+        return int(e.code or 0)
     if a.command == "validate":
         from .preflight import check_out_dir, check_threads
 

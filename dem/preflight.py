@@ -57,12 +57,14 @@ def prepare_out_dir(out: Path | str) -> Path:
     """Create the output folder and prove it writable by writing a file there; returns it."""
     out = Path(out)
     check_out_dir(out)
+    probe = out / f".dem-write-check.{os.getpid()}.tmp"
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / f".dem-write-check.{os.getpid()}.tmp"
-        with open(probe, "wb") as fh:
-            fh.write(b"ok")
-        probe.unlink()
+        try:
+            with open(probe, "wb") as fh:
+                fh.write(b"ok")
+        finally:
+            probe.unlink(missing_ok=True)
     except OSError as e:
         raise ValueError(f"--out {out} is not a writable folder: {e.strerror or e}") from None
     return out

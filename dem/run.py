@@ -214,17 +214,19 @@ class _Run:
 
     # ------------------------------------------------------------------------------------------ driver
     def run(self) -> RunResult:
-        if self.out is not None:
-            prepare_out_dir(self.out)
-            self.lock = FolderLock(self.out).acquire()
-        try:
+        # from here on a signal only sets the flag: the run goes on to its first chunk and then leaves an
+        # output folder with an 'interrupted' summary, never a half-made one
+        with SignalFlag(self.handle_signals) as flag:
             if self.out is not None:
-                remove_stale_temps(self.out)
-            with SignalFlag(self.handle_signals) as flag:
+                prepare_out_dir(self.out)
+                self.lock = FolderLock(self.out).acquire()
+            try:
+                if self.out is not None:
+                    remove_stale_temps(self.out)
                 return self._run(flag)
-        finally:
-            if self.lock is not None:
-                self.lock.release()
+            finally:
+                if self.lock is not None:
+                    self.lock.release()
 
     def _setup(self):
         scene = self.scene
@@ -441,9 +443,11 @@ class _Run:
         max_err = float(np.max(np.abs(err))) if len(err) else 0.0
         warnings = []
         if max_err > ENERGY_WARNING:
-            why = (f"in {runtime.precision()} the rounding of positions alone can do {self.bound.total:.3g} J of unseen "
-                   "work (dem.instability): run in f64 to check the balance") if runtime.precision() != "f64" else \
-                f"a smaller time step (now {dt:.3g} s) usually fixes it"
+            if runtime.precision() != "f64":
+                why = (f"in {runtime.precision()} the rounding of positions alone can do {self.bound.total:.3g} J "
+                       "of unseen work (dem.instability): run in f64 to check the balance")
+            else:
+                why = f"a smaller time step (now {dt:.3g} s) usually fixes it"
             warnings.append(f"the energy balance error reached {max_err:.3g} (above {ENERGY_WARNING:.0%}): the ledger "
                             f"does not close; {why}")
         n = len(history.get("t", []))

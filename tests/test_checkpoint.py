@@ -13,7 +13,6 @@ import pytest
 
 from dem.checkpoint import CHECKPOINT_NAME, load, model_hash
 from dem.cli import main
-
 from tests._reliability import PENA_COARSE, QUIET, ROOT, start_run, strict_json, temp_files, wait_for
 
 # scenes run long enough that a kill lands mid-run: the coarse Peña block (rocks, comes to rest and
