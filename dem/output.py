@@ -121,7 +121,7 @@ def read_csv(path: Path) -> dict[str, np.ndarray]:
     if not body:
         return {k: np.zeros(0) for k in names}
     try:
-        data = np.loadtxt(io.StringIO("\n".join(body)), delimiter=",", ndmin=2, dtype=float)
+        data = np.loadtxt(io.StringIO("\n".join(body)), delimiter=",", ndmin=2, dtype=float, comments=None)
     except ValueError:
         data = None
     if data is None or data.shape[1] != len(names):

@@ -23,8 +23,10 @@ import meshio
 import numpy as np
 
 from .output import CorruptFileError, read_csv
-from .vtk_output import PARTS, PVD_NAME
+from .vtk_output import PARTS, PVD_NAME, VTK_DIR
 
+_PVD_ATTRIBUTES = {"timestep", "group", "part", "name", "file"}
+_FRAME_FILE = re.compile(rf"{VTK_DIR}/({'|'.join(PARTS)})_[0-9]{{6}}\.vtu")
 _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "Int32": np.int32,
               "Int16": np.int16, "Int8": np.int8, "UInt64": np.uint64, "UInt32": np.uint32, "UInt8": np.uint8}
 
@@ -38,10 +40,16 @@ def read_pvd(path: Path | str) -> list[dict]:
         root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
         if root.tag != "VTKFile" or root.get("type") != "Collection":
             raise ValueError(f"its root is <{root.tag} type={root.get('type')!r}>, not a VTKFile Collection")
+        if [c.tag for c in root] != ["Collection"] or any(c.tag != "DataSet" for c in root[0]):
+            raise ValueError("it holds elements other than one Collection of DataSets")
+        stray = [root.text, root[0].text, root[0].tail] + [c.tail for c in root[0]] + [c.text for c in root[0]]
+        if any((x or "").strip() for x in stray):
+            raise ValueError("it holds text outside its elements (a damaged tag)")
         out = []
         for ds in root.iter("DataSet"):
-            if not ds.get("file"):
-                raise ValueError("a DataSet names no file")
+            # what dem.vtk_output writes, and nothing else: a damaged attribute must not read as a default
+            if not {"timestep", "file"} <= set(ds.keys()) <= _PVD_ATTRIBUTES:
+                raise ValueError(f"a DataSet has the attributes {sorted(ds.keys())}")
             t = float(ds.get("timestep", "0"))
             if not np.isfinite(t):
                 raise ValueError(f"a DataSet has timestep {t}")
@@ -74,7 +82,7 @@ def _read_vtu(path: Path) -> meshio.Mesh:
         head = fh.read(4096).decode("utf-8", "replace")
     m = re.search(r'NumberOfPoints="(\d+)"', head)
     if m is None or int(m.group(1)) > 0:
-        mesh = meshio.read(path, file_format="vtu")
+        mesh = meshio.vtu.read(path)  # not meshio.read: on a bad file it prints and calls sys.exit
         n = len(mesh.points)
         bad = [k for k, v in mesh.point_data.items() if len(v) != n]
         if (m is not None and n != int(m.group(1))) or bad:
@@ -198,7 +206,14 @@ def load_results(out_dir: Path | str) -> Results:
     frames, frame_parts = [], []
     if pvd_path.exists():
         by_time: dict[float, dict[str, Path]] = {}
-        for e in read_pvd(pvd_path):
+        entries = read_pvd(pvd_path)
+        base = out.resolve()
+        for e in entries:  # what dem.vtk_output writes: a damaged name must not pass for another part
+            rel = e["file"].relative_to(base).as_posix() if e["file"].is_relative_to(base) else str(e["file"])
+            if e["name"] not in ("", *PARTS) or not _FRAME_FILE.fullmatch(rel):
+                raise CorruptFileError(f"{pvd_path} lists part {e['name']!r} in file {rel}, not a frame file of "
+                                       "dem (corrupted)")
+        for e in entries:
             name = e["name"] or (PARTS[e["part"]] if e["part"] < len(PARTS) else f"part{e['part']}")
             by_time.setdefault(e["t"], {})[name] = e["file"]
         for t in sorted(by_time):
