@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 import taichi as ti
 from taichi.lang.util import to_numpy_type
 
-from .output import write_bytes
+from .output import atomic_write
 
 CHECKPOINT_NAME = "checkpoint.npz"
 FORMAT = 1
@@ -188,9 +187,7 @@ def save(path: Path | str, meta: dict, sim_saved: dict, arrays: dict[str, np.nda
     payload |= {f"run:{k}": np.asarray(v) for k, v in arrays.items()}
     meta = meta | {"format": FORMAT, "sim_plain": plain}
     payload["meta"] = np.frombuffer(json.dumps(meta, allow_nan=True).encode(), np.uint8)
-    buf = io.BytesIO()
-    np.savez(buf, **payload)
-    write_bytes(Path(path), buf.getvalue())
+    atomic_write(Path(path), lambda fh: np.savez(fh, **payload))  # straight to the file: no copy in memory
 
 
 def load(path: Path | str) -> Checkpoint:

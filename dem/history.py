@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .output import csv_header, format_rows, write_bytes, write_csv
+from .output import atomic_write, csv_header, format_rows, write_csv
 
 
 class History:
@@ -48,16 +48,25 @@ class History:
     def profile_tables(self) -> dict[str, np.ndarray]:
         return {k: np.concatenate(v) for k, v in self.profiles.items()}
 
-    def csv_bytes(self) -> bytes:
-        """The text of history.csv for the rows so far."""
+    def _format_pending(self) -> None:
         for cols in self._pending:
             self._text.append(format_rows(cols))
         self._pending.clear()
+
+    def csv_bytes(self) -> bytes:
+        """The text of history.csv for the rows so far."""
+        self._format_pending()
         return csv_header(self.names) + b"".join(self._text)
 
     def write(self, out: Path) -> None:
-        """history.csv into `out` (atomically)."""
-        write_bytes(Path(out) / "history.csv", self.csv_bytes())
+        """history.csv into `out` (atomically; written piece by piece, without joining the text)."""
+        self._format_pending()
+
+        def write(fh):
+            fh.write(csv_header(self.names))
+            fh.writelines(self._text)
+
+        atomic_write(Path(out) / "history.csv", write)
 
     def write_profiles(self, out: Path, probes) -> None:
         """profile_<name>.csv for each ForceProfile probe in `probes`."""

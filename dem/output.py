@@ -34,7 +34,8 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
+    """Call write(fh) on a temporary file beside `path` (binary), then move it over `path`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -53,7 +54,7 @@ def _atomic_write(path: Path, write) -> None:
 
 def write_bytes(path: Path, data: bytes) -> None:
     """`data` as the whole content of `path`, atomically."""
-    _atomic_write(path, lambda fh: fh.write(data))
+    atomic_write(path, lambda fh: fh.write(data))
 
 
 def remove_stale_temps(folder: Path) -> list[Path]:
@@ -92,7 +93,7 @@ def csv_header(names) -> bytes:
 
 def write_csv(path: Path, columns: dict[str, np.ndarray]) -> None:
     """Columns of equal length as CSV with a header row (%.10g)."""
-    _atomic_write(path, lambda fh: fh.write(csv_header(columns) + format_rows(columns)))
+    atomic_write(path, lambda fh: fh.write(csv_header(columns) + format_rows(columns)))
 
 
 def read_csv(path: Path) -> dict[str, np.ndarray]:
@@ -178,4 +179,4 @@ def write_json(path: Path, obj, *, reasons: dict[str, str] | None = None) -> Non
     if found and isinstance(clean, dict):
         clean["null_reasons"] = clean.get("null_reasons", {}) | found
     text = json.dumps(clean, indent=2, allow_nan=False)
-    _atomic_write(path, lambda fh: fh.write(text.encode()))
+    atomic_write(path, lambda fh: fh.write(text.encode()))

@@ -303,7 +303,9 @@ class _Run:
         if out is not None:
             self._guarded(lambda: self._write_summary("running"))
         last_flush = last_ckpt = time.perf_counter()
-        chunk = min(self.n_total - done, 2000)
+        # the first chunk is short: on a slow backend (0.1 s a step on a software Vulkan) a signal must not wait
+        # minutes; later chunks grow towards CHUNK_SECONDS of wall time
+        chunk = min(self.n_total - done, 10)
         try:
             while done < self.n_total:
                 n = min(chunk, self.n_total - done)
@@ -332,7 +334,7 @@ class _Run:
                     writer.write(snapshot(sim, all_spheres=bool(getattr(writer, "all_spheres", False))))
                 if flag.signum is not None:
                     break
-                chunk = int(max(100, min(self.n_total, n * max(0.2, min(5.0, CHUNK_SECONDS / max(el, 1e-6))))))
+                chunk = int(max(1, min(self.n_total, n * max(0.2, min(5.0, CHUNK_SECONDS / max(el, 1e-6))))))
                 if out is not None and done < self.n_total:
                     now = time.perf_counter()
                     if self.ckpt_steps:

@@ -73,8 +73,9 @@ def test_killed_and_resumed_run_is_bit_identical(reference, tmp_path, capsys, sc
 
 
 def test_extend_a_finished_run(ti_cpu, tmp_path, capsys):
-    """0.2 s, then --resume --t-end 0.4: the same history.csv as a 0.4 s run; without --t-end it is refused."""
-    args = [*PENA_COARSE, "theta0_deg=4", *QUIET]
+    """0.2 s, then --resume --t-end 0.4: the same history.csv, profiles and ParaView frames as a 0.4 s run;
+    without --t-end it is refused."""
+    args = [*PENA_COARSE, "theta0_deg=4", *QUIET, "--vtk-fps", "20"]
     assert main(["run", *args, "--t-end", "0.4", "--out", str(tmp_path / "whole")]) == 0
     part = tmp_path / "part"
     assert main(["run", *args, "--t-end", "0.2", "--out", str(part)]) == 0
@@ -85,6 +86,10 @@ def test_extend_a_finished_run(ti_cpu, tmp_path, capsys):
     assert main(["run", "--resume", str(part), "--t-end", "0.4", *QUIET]) == 0
     assert (part / "history.csv").read_bytes() == (tmp_path / "whole" / "history.csv").read_bytes()
     assert (part / "profile_width.csv").read_bytes() == (tmp_path / "whole" / "profile_width.csv").read_bytes()
+    assert (part / "run.pvd").read_bytes() == (tmp_path / "whole" / "run.pvd").read_bytes()
+    frames = sorted(p.name for p in (tmp_path / "whole" / "vtk").iterdir())
+    assert len(frames) == 4 * 9 and frames == sorted(p.name for p in (part / "vtk").iterdir())
+    assert all((part / "vtk" / f).read_bytes() == (tmp_path / "whole" / "vtk" / f).read_bytes() for f in frames)
 
 
 def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
