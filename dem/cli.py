@@ -149,7 +149,9 @@ def _run(a) -> int:
         if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
             from .vtk_output import DEFAULT_FRAME_RATE, VtkWriter
 
-            writer = VtkWriter(out, scene.model, all_spheres=a.vtk_all_spheres)
+            def writer(out=out, model=scene.model, all_spheres=a.vtk_all_spheres):  # made once the folder is locked
+                return VtkWriter(out, model, all_spheres=all_spheres)
+
             rec_dt = record_dt or scene.record_dt
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
             frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
@@ -224,8 +226,10 @@ def _resume(a, t_end, ckpt_every, stop_on) -> int:
     if run["frames"]:
         from .vtk_output import VtkWriter
 
-        writer = VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
-                           keep_times=ck.meta["driver"]["frame_times"])
+        def writer():  # made once the folder is locked: it removes the frames after the checkpoint's
+            return VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
+                             keep_times=ck.meta["driver"]["frame_times"])
+
     result = run_scene(scene, t_end=t_end, out_dir=out, progress=not a.no_progress and sys.stderr.isatty(),
                        plots=not a.no_plots, frame_dt=run["frame_dt"], frame_writer=writer,
                        checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],

@@ -132,9 +132,10 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
               resume: Checkpoint | None = None, handle_signals: bool | None = None) -> RunResult:
     """Run a scene and write its output folder (if ``out_dir``). See the module docstring.
 
-    Frames: with ``frame_writer`` (an object with ``write(frame)`` and ``close()``, see dem.snapshot.Frame)
-    and ``frame_dt`` [s], a snapshot is handed to the writer at t = 0 and every frame_dt (rounded to whole
-    steps); chunks of steps end on frame times.
+    Frames: with ``frame_writer`` (an object with ``write(frame)`` and ``close()``, see dem.snapshot.Frame,
+    or a function returning one, called once the output folder is locked) and ``frame_dt`` [s], a snapshot
+    is handed to the writer at t = 0 and every frame_dt (rounded to whole steps); chunks of steps end on
+    frame times.
 
     Checkpoints: ``checkpoint_every`` [s of simulated time] (None: every CHECKPOINT_WALL_SECONDS of wall
     time); one is written at the end too. ``resume``: a checkpoint (dem.checkpoint.load) of this scene to go
@@ -223,6 +224,8 @@ class _Run:
             try:
                 if self.out is not None:
                     remove_stale_temps(self.out)
+                if self.frame_writer is not None and not hasattr(self.frame_writer, "write"):
+                    self.frame_writer = self.frame_writer()  # a factory: makes its files only once locked
                 return self._run(flag)
             finally:
                 if self.lock is not None:

@@ -48,13 +48,16 @@ def test_output_path_at_or_under_a_file(ti_cpu, tmp_path, capsys, where):
 def test_second_run_into_a_busy_folder_is_refused(ti_cpu, tmp_path, capsys):
     """(Was: no lock; 1 in 5 trials mixed the files of both runs.)"""
     out = tmp_path / "run"
-    first = start_run([*PENA_COARSE, "--t-end", "30", "--no-sleep", *QUIET, "--out", str(out)])
+    first = start_run([*PENA_COARSE, "--t-end", "30", "--no-sleep", "--vtk-fps", "100", *QUIET, "--out", str(out)])
     try:
         wait_for(status_is(out, "running"), proc=first, what="the first run's first step")
-        assert main(["run", *PENA_COARSE, "--t-end", "0.01", *QUIET, "--out", str(out)]) == 2
+        frames = sorted((out / "vtk").glob("spheres_*.vtu"))
+        assert main(["run", *PENA_COARSE, "--t-end", "0.01", "--vtk", *QUIET, "--out", str(out)]) == 2
         line = one_error_line(capsys.readouterr().err)
         assert f"output folder {out} is in use by another dem run (PID {first.pid}" in line
-        assert strict_json(out / "summary.json")["status"] == "running"  # the first run's files untouched
+        # the first run's files untouched (the second run's frame writer is made only once it holds the lock)
+        assert strict_json(out / "summary.json")["status"] == "running"
+        assert frames and all(f.exists() for f in frames)
     finally:
         first.send_signal(signal.SIGTERM)
         first.communicate(timeout=120)
