@@ -3,13 +3,46 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line, as every other input error: ``dem: error: ...``, exit 2."""
+
+    def error(self, message):
+        self.exit(2, f"dem: error: {message} (see '{self.prog} --help')\n")
+
+
+# options taking a number: argparse reads '--dt -1e-5' as two options, so such a pair is joined first
+# ('--dt=-1e-5') and the value's own check names the allowed range
+_NUMBER_OPTIONS = ("--dt", "--t-end", "--record-dt", "--threads", "--vtk-every", "--vtk-fps", "--checkpoint-every",
+                   "--zoom", "--fps", "--stride", "--frame")
+
+
+def _join_negative_numbers(argv: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in _NUMBER_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-"):
+            try:
+                float(argv[i + 1])
+            except ValueError:
+                pass
+            else:
+                out.append(f"{tok}={argv[i + 1]}")
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
 def _add_run(sub):
     p = sub.add_parser("run", help="run a scene and write history.csv, summary.json and plots")
-    p.add_argument("scene", help="scene file (scenes/pena_block.py) or name (pena_block)")
+    p.add_argument("scene", nargs="?", default=None,
+                   help="scene file (scenes/pena_block.py) or name (pena_block); not with --resume")
     p.add_argument("--arch", default="cpu", choices=["cpu", "gpu", "cuda", "vulkan", "metal"],
                    help="Taichi backend (default cpu)")
     p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
@@ -33,53 +66,131 @@ def _add_run(sub):
                    help="write a ParaView frame (vtk/*.vtu + run.pvd) every N records")
     v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
     p.add_argument("--vtk-all-spheres", action="store_true", help="frames hold every sphere, not only the hull")
+    p.add_argument("--resume", default=None, metavar="DIR",
+                   help="continue the run whose output folder is DIR from its checkpoint (with --t-end: extend it)")
+    p.add_argument("--checkpoint-every", type=float, default=None, metavar="S",
+                   help="write a checkpoint every S simulated seconds (default: every minute of wall time, and "
+                        "always at the end)")
+    p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=["overturn", "left_domain",
+                   "sliding", "none"], help="end the run at the first of these events: overturn, left_domain, "
+                   "sliding, or none (default: the scene's choice, left_domain)")
 
 
 def _cmd_run(a) -> int:
+    from .interrupts import Interrupted, exit_code, raise_on_signal
+
+    raise_on_signal()  # SIGTERM before the first step: a message and 143, not a silent death
+    try:
+        return _run(a)
+    except KeyboardInterrupt:
+        print("dem: interrupted before the first step (SIGINT); nothing was run", file=sys.stderr)
+        return 130
+    except Interrupted as e:
+        print(f"dem: {e} before the first step; nothing was run", file=sys.stderr)
+        return exit_code(e.signum)
+
+
+# options a resumed run takes from its checkpoint, with their defaults
+_FIXED_ON_RESUME = {"scene": None, "sets": [], "dt": None, "record_dt": None, "out": None, "explicit_damping": False,
+                    "no_sleep": False, "vtk": False, "vtk_every": None, "vtk_fps": None, "vtk_all_spheres": False}
+
+
+def _number(value, name: str, *, allow_auto: bool = False):
+    """A float > 0 from the command line, or ValueError naming the option and the range."""
+    if value is None or (allow_auto and value == "auto"):
+        return value
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        more = " or 'auto'" if allow_auto else ""
+        raise ValueError(f"{name} must be a number of seconds > 0{more}, got {value!r}")
+    return v
+
+
+def _run(a) -> int:
     from . import runtime
-    from .run import SimulationUnstable, run_scene
-    from .scene import build_scene, load_scene_module, parse_assignments
+    from .preflight import check_out_dir, check_threads, check_times
+    from .run import RunInterrupted, RunOutputError, SimulationUnstable, run_scene
+    from .scene import build_scene, load_scene_module, parse_assignments, resolve_params
+    from .sizing import allow_large
 
     try:
+        check_threads(a.threads)
+        dt = _number(a.dt, "--dt", allow_auto=True)
+        t_end = _number(a.t_end, "--t-end")
+        record_dt = _number(a.record_dt, "--record-dt")
+        ckpt_every = _number(a.checkpoint_every, "--checkpoint-every")
+        stop_on = None if a.stop_on is None else [k for k in a.stop_on if k != "none"]
+        if a.stop_on is not None and "none" in a.stop_on and len(a.stop_on) > 1:
+            raise ValueError("--stop-on none cannot be combined with event kinds")
+        if t_end is not None:
+            check_times(t_end, dt if dt != "auto" else None, record_dt)
+        if a.resume is not None:
+            return _resume(a, t_end, ckpt_every, stop_on)
+        if a.scene is None:
+            raise ValueError("give a scene (a file such as scenes/pena_block.py, or a name: see 'dem scenes'), "
+                             "or --resume DIR")
         overrides = parse_assignments(a.sets)
         module = load_scene_module(a.scene)
-        dt = a.dt
-        if dt is not None and dt != "auto":
-            try:
-                dt = float(dt)
-            except ValueError:
-                raise ValueError(f"--dt must be a number of seconds > 0 or 'auto', got {a.dt!r}") from None
         # parameters are checked before Taichi starts or anything is built
-        from .scene import resolve_params
-
         resolve_params(module.PARAMS, overrides, scene=Path(a.scene).stem)
         if a.vtk_every is not None and a.vtk_every < 1:
             raise ValueError(f"--vtk-every must be >= 1, got {a.vtk_every}")
-        if a.vtk_fps is not None and not a.vtk_fps > 0:
+        if a.vtk_fps is not None and not (math.isfinite(a.vtk_fps) and a.vtk_fps > 0):
             raise ValueError(f"--vtk-fps must be > 0, got {a.vtk_fps}")
+        out = Path(a.out) if a.out else Path("runs") / getattr(module, "NAME", Path(a.scene).stem)
+        check_out_dir(out)
         runtime.init(a.arch, a.precision, threads=a.threads)
-        scene = build_scene(module, overrides)
-        out = Path(a.out) if a.out else Path("runs") / scene.name
+        with allow_large(a.force):
+            scene = build_scene(module, overrides)
         writer, frame_dt = None, None
         if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
             from .vtk_output import DEFAULT_FRAME_RATE, VtkWriter
 
-            writer = VtkWriter(out, scene.model, all_spheres=a.vtk_all_spheres)
-            record_dt = a.record_dt or scene.record_dt
+            def writer(out=out, model=scene.model, all_spheres=a.vtk_all_spheres):  # made once the folder is locked
+                return VtkWriter(out, model, all_spheres=all_spheres)
+
+            rec_dt = record_dt or scene.record_dt
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
-            frame_dt = record_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
-        result = run_scene(scene, t_end=a.t_end, dt=dt, out_dir=out, record_dt=a.record_dt, force=a.force,
+            frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
+        result = run_scene(scene, t_end=t_end, dt=dt, out_dir=out, record_dt=record_dt, force=a.force,
                            progress=not a.no_progress and sys.stderr.isatty(),
                            implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
-                           frame_dt=frame_dt, frame_writer=writer)
+                           frame_dt=frame_dt, frame_writer=writer, checkpoint_every=ckpt_every, stop_on=stop_on)
     except ValueError as e:
-        print(f"dem: error: {e}", file=sys.stderr)
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("dem: error: out of memory building or running the scene; make it smaller (or its spheres larger)",
+              file=sys.stderr)
+        return 1
+    except RunOutputError as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 1
     except SimulationUnstable as e:
-        print(f"dem: {e}", file=sys.stderr)
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
         return 3
-    print(summary_line(result.summary, out))
+    except RunInterrupted as e:
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
+        return 128 + e.signum
+    _report(result.summary, result.out_dir)
     return 0
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())
+
+
+def _report(s: dict, out) -> None:
+    print(summary_line(s, out))
+    for ev in s.get("events", []):
+        print(f"dem: event: {ev['event']} of '{ev['body']}' at t = {ev['t']:.6g} s ({ev['detail']})", file=sys.stderr)
+    if s.get("stopped_by"):
+        print(f"dem: stopped at t = {s['t_end']:.6g} s on {s['stopped_by']['event']} (--stop-on)", file=sys.stderr)
+    for w in s.get("warnings", []):
+        print(f"dem: warning: {w}", file=sys.stderr)
 
 
 def summary_line(s: dict, out) -> str:
@@ -89,14 +200,61 @@ def summary_line(s: dict, out) -> str:
     physics = headline_text(s)
     return (f"{s['scene']}: {physics + '; ' if physics else ''}energy balance error {s['max_energy_error']:.1e}; "
             f"{s['steps']:,} steps of {s['dt']:.3g} s to t = {s['t_end']:.4g} s in {s['wall_time_s']:.2f} s wall "
-            f"({s['steps_per_s']:.3g} steps/s); output in {out}")
+            f"({s['steps_per_s'] or 0:.3g} steps/s); output in {out}")
+
+
+def _resume(a, t_end, ckpt_every, stop_on) -> int:
+    """``dem run --resume DIR [--t-end T]``: rebuild the scene the checkpoint names and go on."""
+    from . import runtime
+    from .checkpoint import load
+    from .run import run_scene
+    from .scene import build_scene, load_scene_module
+    from .sizing import allow_large
+
+    changed = [k for k, default in _FIXED_ON_RESUME.items() if getattr(a, k) != default
+               and not (k == "out" and Path(a.out).resolve() == Path(a.resume).resolve())]
+    if changed:
+        names = ", ".join("SCENE" if k == "scene" else "--" + k.replace("_", "-").replace("sets", "set")
+                          for k in changed)
+        raise ValueError(f"--resume takes the run's settings from its checkpoint; {names} cannot be given with it "
+                         "(only --t-end, --checkpoint-every, --stop-on, --threads and the display options)")
+    ck = load(a.resume)
+    run, sc = ck.meta["run"], ck.meta["scene"]
+    for opt, given, saved in (("--arch", a.arch, run["arch"]), ("--precision", a.precision, run["precision"])):
+        if given not in (saved, "cpu" if opt == "--arch" else "f64"):
+            raise ValueError(f"--resume: the run used {opt} {saved}; it cannot go on with {opt} {given}")
+    source = sc.get("source")
+    if not source or not Path(source).exists():
+        raise ValueError(f"--resume: the scene file of the checkpoint ({source}) is gone")
+    runtime.init(run["arch"], run["precision"], threads=a.threads)
+    with allow_large(True):  # it was built before
+        scene = build_scene(load_scene_module(source), sc["params"])
+    out = Path(a.resume)
+    writer = None
+    if run["frames"]:
+        from .vtk_output import VtkWriter
+
+        def writer():  # made once the folder is locked: it removes the frames after the checkpoint's
+            return VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
+                             keep_times=ck.meta["driver"]["frame_times"])
+
+    result = run_scene(scene, t_end=t_end, out_dir=out, progress=not a.no_progress and sys.stderr.isatty(),
+                       plots=not a.no_plots, frame_dt=run["frame_dt"], frame_writer=writer,
+                       checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
+                       stop_on=stop_on if stop_on is not None else run["stop_on"], resume=ck)
+    _report(result.summary, result.out_dir)
+    return 0
 
 
 def _cmd_scenes(a) -> int:
     from .scene import load_scene_module, scenes_dir
 
     if a.params:
-        m = load_scene_module(a.params)
+        try:
+            m = load_scene_module(a.params)
+        except ValueError as e:
+            print(f"dem: error: --params: {_one_line(e)}", file=sys.stderr)
+            return 2
         print((m.__doc__ or "").strip().splitlines()[0] if m.__doc__ else a.params)
         for k, p in m.PARAMS.items():
             print(f"  {k:16s} = {p.default!r:12}  {p.doc} ({p.range_text()})")
@@ -122,11 +280,16 @@ def _cmd_plot(a) -> int:
     from .output import read_csv
 
     out = Path(a.out_dir)
-    if not (out / "history.csv").exists():
-        print(f"dem: error: out_dir must be an output folder with a history.csv, got {out}", file=sys.stderr)
+    try:
+        if not out.is_dir():
+            raise ValueError(f"OUT_DIR must be an output folder of 'dem run', got {out} (not a folder)")
+        if not (out / "history.csv").is_file():
+            raise ValueError(f"{out} has no history.csv: not an output folder of 'dem run', or its run wrote none")
+        hist = read_csv(out / "history.csv")
+        summary = json.loads((out / "summary.json").read_text()) if (out / "summary.json").exists() else {}
+    except (ValueError, OSError) as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 2
-    hist = read_csv(out / "history.csv")
-    summary = json.loads((out / "summary.json").read_text()) if (out / "summary.json").exists() else {}
     columns = from_json(summary.get("columns"))
     columns |= {n: guess(n) for n in hist if n not in columns}
     if a.list:
@@ -164,7 +327,7 @@ def _cmd_plot(a) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="dem", description="DEM engine for rocking structures")
+    parser = _Parser(prog="dem", description="DEM engine for rocking structures")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     s = sub.add_parser("scenes", help="list the scenes, or one scene's parameters")
@@ -189,8 +352,19 @@ def main(argv: list[str] | None = None) -> int:
     from .validate import main as _cmd_validate
 
     _validate_args(v)
-    a = parser.parse_args(argv)
+    try:
+        a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
+    except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
+        return int(e.code or 0)
     if a.command == "validate":
+        from .preflight import check_out_dir, check_threads
+
+        try:
+            check_threads(a.threads)
+            check_out_dir(a.out)
+        except ValueError as e:
+            print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+            return 2
         return _cmd_validate(a)
     if a.command == "render":
         return _cmd_render(a)

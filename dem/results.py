@@ -22,9 +22,11 @@ from pathlib import Path
 import meshio
 import numpy as np
 
-from .output import read_csv
-from .vtk_output import PARTS, PVD_NAME
+from .output import CorruptFileError, read_csv
+from .vtk_output import PARTS, PVD_NAME, VTK_DIR
 
+_PVD_ATTRIBUTES = {"timestep", "group", "part", "name", "file"}
+_FRAME_FILE = re.compile(rf"{VTK_DIR}/({'|'.join(PARTS)})_[0-9]{{6}}\.vtu")
 _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "Int32": np.int32,
               "Int16": np.int16, "Int8": np.int8, "UInt64": np.uint64, "UInt32": np.uint32, "UInt8": np.uint8}
 
@@ -34,11 +36,28 @@ def read_pvd(path: Path | str) -> list[dict]:
     path = Path(path)
     raw = path.read_bytes()
     cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
-    root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
-    out = []
-    for ds in root.iter("DataSet"):
-        out.append({"t": float(ds.get("timestep", "0")), "part": int(ds.get("part", "0") or 0),
-                    "name": ds.get("name", ""), "file": (path.parent / ds.get("file", "")).resolve()})
+    try:
+        root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
+        if root.tag != "VTKFile" or root.get("type") != "Collection":
+            raise ValueError(f"its root is <{root.tag} type={root.get('type')!r}>, not a VTKFile Collection")
+        if [c.tag for c in root] != ["Collection"] or any(c.tag != "DataSet" for c in root[0]):
+            raise ValueError("it holds elements other than one Collection of DataSets")
+        stray = [root.text, root[0].text, root[0].tail] + [c.tail for c in root[0]] + [c.text for c in root[0]]
+        if any((x or "").strip() for x in stray):
+            raise ValueError("it holds text outside its elements (a damaged tag)")
+        out = []
+        for ds in root.iter("DataSet"):
+            # what dem.vtk_output writes, and nothing else: a damaged attribute must not read as a default
+            if not {"timestep", "file"} <= set(ds.keys()) <= _PVD_ATTRIBUTES:
+                raise ValueError(f"a DataSet has the attributes {sorted(ds.keys())}")
+            t = float(ds.get("timestep", "0"))
+            if not np.isfinite(t):
+                raise ValueError(f"a DataSet has timestep {t}")
+            out.append({"t": t, "part": int(ds.get("part", "0") or 0),
+                        "name": ds.get("name", ""), "file": (path.parent / ds.get("file", "")).resolve()})
+    except (ET.ParseError, ValueError, TypeError) as e:
+        raise CorruptFileError(f"{path} is not a readable ParaView collection (.pvd): {e} (truncated or "
+                               "corrupted)") from None
     return out
 
 
@@ -49,11 +68,27 @@ def read_vtu(path: Path | str) -> meshio.Mesh:
     cannot tell) and its arrays with zero rows, so code can treat an empty frame like any other.
     """
     path = Path(path)
+    try:
+        return _read_vtu(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"frame file {path} is missing (run.pvd lists it)") from None
+    except Exception as e:  # meshio, numpy, zlib and XML each raise their own errors on a damaged file
+        raise CorruptFileError(f"{path} is not a readable VTU file ({type(e).__name__}: "
+                               f"{' '.join(str(e).split())[:200]}; truncated or corrupted)") from None
+
+
+def _read_vtu(path: Path) -> meshio.Mesh:
     with open(path, "rb") as fh:
         head = fh.read(4096).decode("utf-8", "replace")
     m = re.search(r'NumberOfPoints="(\d+)"', head)
     if m is None or int(m.group(1)) > 0:
-        return meshio.read(path, file_format="vtu")
+        mesh = meshio.vtu.read(path)  # not meshio.read: on a bad file it prints and calls sys.exit
+        n = len(mesh.points)
+        bad = [k for k, v in mesh.point_data.items() if len(v) != n]
+        if (m is not None and n != int(m.group(1))) or bad:
+            raise ValueError(f"point arrays {bad} do not match its {n} points" if bad else
+                             "its point count does not match its header")
+        return mesh
     raw = path.read_bytes()
     cut = raw.find(b"<AppendedData")  # binary data after it is not XML; an empty file needs only the header
     root = ET.fromstring(raw if cut < 0 else raw[:cut] + b"</VTKFile>")
@@ -162,11 +197,24 @@ def load_results(out_dir: Path | str) -> Results:
     if not (hist_path.exists() or summ_path.exists() or pvd_path.exists()):
         raise FileNotFoundError(f"{out} has none of history.csv, summary.json, {PVD_NAME}: not a dem output folder")
     history = read_csv(hist_path) if hist_path.exists() else {}
-    summary = json.loads(summ_path.read_text()) if summ_path.exists() else {}
+    summary = {}
+    if summ_path.exists():
+        try:
+            summary = json.loads(summ_path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise CorruptFileError(f"{summ_path} is not readable JSON ({' '.join(str(e).split())}; truncated or "
+                                   "corrupted)") from None
     frames, frame_parts = [], []
     if pvd_path.exists():
         by_time: dict[float, dict[str, Path]] = {}
-        for e in read_pvd(pvd_path):
+        entries = read_pvd(pvd_path)
+        base = out.resolve()
+        for e in entries:  # what dem.vtk_output writes: a damaged name must not pass for another part
+            rel = e["file"].relative_to(base).as_posix() if e["file"].is_relative_to(base) else str(e["file"])
+            if e["name"] not in ("", *PARTS) or not _FRAME_FILE.fullmatch(rel):
+                raise CorruptFileError(f"{pvd_path} lists part {e['name']!r} in file {rel}, not a frame file of "
+                                       "dem (corrupted)")
+        for e in entries:
             name = e["name"] or (PARTS[e["part"]] if e["part"] < len(PARTS) else f"part{e['part']}")
             by_time.setdefault(e["t"], {})[name] = e["file"]
         for t in sorted(by_time):

@@ -101,7 +101,12 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
         if "=" not in item:
             raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
         k, v = item.split("=", 1)
-        out[k.strip()] = v.strip()
+        k = k.strip()
+        if not k:
+            raise ValueError(f"--set expects KEY=VALUE with a key, got {item!r}")
+        if k in out:
+            raise ValueError(f"--set gives {k!r} twice ({k}={out[k]} and {k}={v.strip()}); give each key once")
+        out[k] = v.strip()
     return out
 
 
@@ -117,6 +122,9 @@ class Scene:
         params: the parameters used.
         info: extra facts for summary.json (e.g. both mass computations of a clump).
         postprocess: optional f(history, out_dir) -> dict, run after the run; its result goes in the summary.
+        events: what to watch (dem.events.EventSpec: the domain box, overturning, sliding); None: the
+            default domain (the initial bounding box grown by its size) and nothing else.
+        source: the scene file it was built from (set by :func:`build_scene`; a checkpoint rebuilds from it).
     """
 
     name: str
@@ -128,6 +136,8 @@ class Scene:
     params: dict
     info: dict = field(default_factory=dict)
     postprocess: Callable | None = None
+    events: Any = None
+    source: str | None = None
 
 
 def scenes_dir() -> Path:
@@ -158,4 +168,10 @@ def build_scene(ref_or_module, overrides: dict | None = None) -> Scene:
     module = load_scene_module(ref_or_module) if isinstance(ref_or_module, (str, Path)) else ref_or_module
     name = getattr(module, "NAME", Path(getattr(module, "__file__", "scene")).stem)
     params = resolve_params(module.PARAMS, overrides, scene=name)
-    return module.build(params)
+    scene = module.build(params)
+    if not isinstance(scene, Scene):
+        raise ValueError(f"scene {name}: build(params) must return a dem.Scene, got {type(scene).__name__} "
+                         f"(from {getattr(module, '__file__', name)})")
+    if getattr(module, "__file__", None):
+        scene.source = str(Path(module.__file__).resolve())
+    return scene

@@ -436,6 +436,22 @@ class Simulation:
         return result if self.batch else result[0]
 
 
+    # checkpoints (dem/checkpoint.py): generic over the attributes of state, contacts and diag
+    def checkpoint_arrays(self) -> dict:
+        """Host copies of every device array and plain value of the state, contacts and diagnostics, and
+        the Simulation's own counters (dem.checkpoint.gather)."""
+        from .checkpoint import gather
+
+        return gather(self)
+
+    def restore_arrays(self, saved: dict) -> None:
+        """Put back what :meth:`checkpoint_arrays` returned; arrays that had grown are re-created."""
+        from .checkpoint import scatter
+
+        scatter(self, saved)
+        self._pack_cache = None
+
+
 def _moves_after(wall, t: float) -> bool:
     """Whether a wall's prescribed velocity is nonzero at any time from t on."""
     if wall.motion is None:

@@ -194,11 +194,12 @@ class VtkWriter:
     ``pvd_interval`` seconds (their files are there; ``close()`` lists them).
 
     Files left by an earlier run in ``out_dir/vtk`` that follow this writer's naming are removed at
-    construction, so the folder never mixes two runs.
+    construction, so the folder never mixes two runs; with ``keep_times`` (a run resumed from a checkpoint,
+    dem.checkpoint) its first len(keep_times) frames, written at those times [s], are kept and continued.
     """
 
     def __init__(self, out_dir: Path | str, model, *, all_spheres: bool = False, encoding: str = "raw",
-                 pvd_interval: float = 1.0):
+                 pvd_interval: float = 1.0, keep_times=()):
         if not isinstance(all_spheres, bool):
             raise TypeError(f"all_spheres must be True or False, got {all_spheres!r}")
         if encoding not in ENCODINGS:
@@ -215,10 +216,12 @@ class VtkWriter:
         self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
         self.vtk_dir = self.out_dir / VTK_DIR
         self.vtk_dir.mkdir(parents=True, exist_ok=True)
+        keep = len(keep_times)
         for part in PARTS:
             for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
-                old.unlink()
-        self.times: list[float] = []  # times of the frames written
+                if not (old.stem.rsplit("_", 1)[1].isdigit() and int(old.stem.rsplit("_", 1)[1]) < keep):
+                    old.unlink()
+        self.times: list[float] = [float(t) for t in keep_times]  # times of the frames written
         self.closed = False
         self._listed = -1  # frames listed in run.pvd
         self.flush()  # an empty but valid run.pvd from the start

@@ -19,6 +19,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
 from dem.clump import Box, spheres
+from dem.events import EventSpec
 from dem.probes import AccelerationMagnitude, BodyMotion, GroupForce
 
 NAME = "drop_box"
@@ -69,4 +70,7 @@ def build(p: dict) -> Scene:
     probes = [AccelerationMagnitude("cg_accel_G", c), BodyMotion("box", c)]
     probes += [GroupForce(name, s) for name, s in zip(CORNER_NAMES, slots)]
     info = {"mass_kg": mass, "beta": beta}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info)
+    # events: the domain only (the corners are frictionless springs: no overturning or sliding to watch)
+    reach = max(lx, ly, lz) + p["drop_height"]
+    events = EventSpec(((-reach, -reach, -r - reach), (reach, reach, p["drop_height"] + 2 * reach)))
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)

@@ -33,6 +33,8 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.box_clump import EDGES, ZONE_BASE
 from dem.materials import DAMPING_MASSES
+from dem.box_clump import ZONE_BASE
+from dem.events import EventSpec, block_watch
 from dem.probes import (
     AngularVelocity,
     ContactForceRatio,
@@ -128,8 +130,15 @@ def build(p: dict) -> Scene:
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
+    # events: overturning past the tipping angle about the edge spheres (the base does not move), leaving
+    # the base facet, sliding; the domain reaches a block height beyond the facet (a block that falls off
+    # leaves it within about half a second)
+    reach = max(h, w, t)
+    domain = ((-p["wall_width"] / 2 - reach, -p["wall_depth"] / 2 - reach, -reach),
+              (p["wall_width"] / 2 + reach, p["wall_depth"] / 2 + reach, 2 * reach))
+    events = EventSpec(domain, (block_watch("block", w, t, h, p["r_base"], base="base", edges=p["edges"]),))
     return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info,
-                 functools.partial(postprocess, bin_centers=xs))
+                 functools.partial(postprocess, bin_centers=xs), events=events)
 
 
 def postprocess(result, out_dir, bin_centers=None):
@@ -158,6 +167,8 @@ def postprocess(result, out_dir, bin_centers=None):
         for j in range(table.shape[1] - 1):
             cols[f"x_{xs[j]:+.4f}"] = table[idx, 1 + j]
         write_csv(out_dir / "peaks.csv", cols)
+        if not getattr(result, "plots", True):  # dem run --no-plots
+            return out
         import matplotlib
 
         matplotlib.use("Agg")

@@ -39,6 +39,7 @@ from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.base_motion import RampedSine
 from dem.box_clump import EDGES
 from dem.materials import DAMPING_MASSES
+from dem.events import EventSpec, block_watch
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scene_tools import resting_height, shaking
 
@@ -145,4 +146,12 @@ def build(p: dict) -> Scene:
             "pier_mass_kg": pier_mass, "deck_mass_kg": p["deck_mass"], "pier_x_m": xs.tolist(),
             "deck_rest_height_m": dz, "deck_length_m": deck_length, "uplift_threshold_g": math.tan(alpha),
             "frame_restitution": (1 - 1.5 * math.sin(alpha) ** 2 + 3 * gamma * math.cos(2 * alpha)) / (1 + 3 * gamma)}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info)
+    # events: each pier overturning (the frame tips as a single pier does, Makris & Vassiliou 2013) or
+    # sliding on the base, any body leaving the domain (the base facet grown by a pier height)
+    reach = ph + p["deck_thickness"]
+    events = EventSpec(((-span / 2 - reach, -(pl + 4.0) / 2 - reach, -reach), (span / 2 + reach, (pl + 4.0) / 2 + reach,
+                                                                               2 * reach)),
+                       tuple(block_watch(f"pier{k + 1}", pw, pl, ph, r1, base="base", pga_g=p["pga_g"],
+                                         edges=p["edges"])
+                             for k in range(4)))
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)

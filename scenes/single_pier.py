@@ -20,6 +20,7 @@ from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.base_motion import RampedSine
 from dem.box_clump import EDGES
 from dem.materials import DAMPING_MASSES
+from dem.events import EventSpec, block_watch
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scene_tools import shaking
 
@@ -81,4 +82,10 @@ def build(p: dict) -> Scene:
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "mass_kg": mass, "uplift_threshold_g": math.tan(alpha),
             "base_final_displacement_m": float(signal.displacement(p["stop"]))}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info)
+    # events: overturning past the tilt from which no base acceleration up to pga_g·g brings the pier back
+    # (dem.events), sliding on the base; the domain reaches a pier height beyond the base facet
+    half = (2 * w + 5.0 + h, ln / 2 + 2.0 + h)
+    events = EventSpec(((-half[0], -half[1], -h), (half[0], half[1], 2 * h)),
+                       (block_watch("pier", w, ln, h, p["r_base"], base="base", pga_g=p["pga_g"],
+                                    edges=p["edges"]),))
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)
