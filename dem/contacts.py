@@ -70,8 +70,6 @@ class Contacts:
         self.counts.fill(0)
         self.pairs.fill(0)
         self.pair_hist.fill(0.0)
-        # host copy of each world's current pairs' keys i·n_h + j (world-local indices; serial path)
-        self.pair_keys = [np.zeros(0, np.int64) for _ in range(self.world_count)]
 
     def pair_region(self, w: int, half: int = 0) -> slice:
         """Rows of world w's pair list `half` in ``pairs`` / ``pair_hist``."""

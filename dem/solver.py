@@ -190,7 +190,6 @@ class Simulation:
         self.diag = Diagnostics(self.device_model, rows)
         self.layouts = self.diag.layouts
         self._pack_cache = None
-        self.pair_searches = np.zeros(self.world_count, np.int64)
         self.reset()
 
     # ------------------------------------------------------------------ single-world conveniences
@@ -207,7 +206,7 @@ class Simulation:
     @property
     def pair_rebuilds(self) -> int:
         """Body-pair searches so far, host and device (summed over the worlds)."""
-        return int(self.pair_searches.sum() + self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
+        return int(self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
 
     @property
     def uses_pairs(self) -> bool:
@@ -223,7 +222,6 @@ class Simulation:
         self.contacts.reset()
         self.invalidate_neighbours()
         self.diag.reset()
-        self.pair_searches[:] = 0
         self.rebuild_pairs(np.arange(self.world_count))
 
     def invalidate_neighbours(self):
@@ -267,11 +265,8 @@ class Simulation:
                 order = np.lexsort((pairs[:, 1], pairs[:, 0], clusters[:, 1], clusters[:, 0]))
                 pairs, clusters = pairs[order], clusters[order]
             keys = pairs[:, 0] * m.hull_count + pairs[:, 1]
-            old_keys = c.pair_keys[w]
-            if self.parallel and n_old:  # the list may have been rebuilt on the device since
-                old = pairs_all[region][:n_old, 0:2].astype(np.int64) - h0
-                old_keys = old[:, 0] * m.hull_count + old[:, 1]
-            hist = carry_history(old_keys, old_hist, keys)
+            old = pairs_all[region][:n_old, 0:2].astype(np.int64) - h0  # the current list, world-local
+            hist = carry_history(old[:, 0] * m.hull_count + old[:, 1], old_hist, keys)
             new = c.pair_region(w, 0)
             block = np.zeros((c.pair_capacity, 4), np.int32)
             block[: len(pairs), 0:2] = pairs + h0
@@ -280,14 +275,13 @@ class Simulation:
             hist_block = np.zeros((c.pair_capacity, 4), hist_all.dtype)
             hist_block[: len(pairs)] = hist
             hist_all[new] = hist_block
-            c.pair_keys[w] = keys
             counts[w, LY.CT_N_PAIRS] = len(pairs)
             counts[w, LY.CT_PAIR_HALF] = 0
             counts[w, LY.CT_PAIR_STOP] = 0
             counts[w, LY.CT_OVERFLOW] = 0
             c0 = int(dm.clump_start[w])
             mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION] = 0.0
-            self.pair_searches[w] += 1
+            counts[w, LY.CT_PAIR_SEARCHES] += 1
         c.pairs.from_numpy(pairs_all)
         c.pair_hist.from_numpy(hist_all)
         c.counts.from_numpy(counts)
