@@ -145,7 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     from .validate import main as _cmd_validate
 
     _validate_args(v)
+    from .records.cli import add_arguments as _records_args
+    from .records.cli import main as _cmd_records
+
+    _records_args(sub.add_parser("records", help="synthetic record suites (synth) and response spectra (spectrum)"))
     a = parser.parse_args(argv)
+    if a.command == "records":
+        return _cmd_records(a)
     if a.command == "validate":
         return _cmd_validate(a)
     if a.command == "render":
