@@ -149,7 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     from .records.cli import main as _cmd_records
 
     _records_args(sub.add_parser("records", help="synthetic record suites (synth) and response spectra (spectrum)"))
+    from .sweep.cli import add_arguments as _sweep_args
+    from .sweep.cli import main as _cmd_sweep
+
+    _sweep_args(sub.add_parser("sweep", help="run a scene over records x intensities x parameters (resumable, Dask)"))
     a = parser.parse_args(argv)
+    if a.command == "sweep":
+        return _cmd_sweep(a)
     if a.command == "records":
         return _cmd_records(a)
     if a.command == "validate":

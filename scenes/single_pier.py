@@ -9,19 +9,22 @@ inertia of the solid pier; r1 = 80 mm spheres in 0.4 m base and top zones and r2
 lattices spaced 0.75 × the diameter (5,911 balls; 004 reports 65,851 for its denser packing); Δt = 1e-4 s
 (004: 1e-5 s) — the critical step with implicit dashpots is 1.8e-3 s, and halving Δt changes the peak
 rocking angle by less than 2 % (benchmarks/bench_bridges.py).
+
+Base motion: the Eq. 42 sine by default; ``--set record=FILE.AT2`` shakes the base with a recorded (or
+synthetic) accelerogram instead, as it is or scaled with ``scale=``, ``target_pga_g=`` or ``target_sa_g=``
+(dem.scene_tools.RECORD_PARAMS); ``direction_deg`` turns the shaking in the horizontal plane.
 """
 
 import math
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.base_motion import RampedSine
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import shaking
+from dem.scene_tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
 
 NAME = "single_pier"
 G = 9.81
 
-PARAMS = {
+PARAMS = shaking_params({
     "length": Param(5.0, "pier length along y (the rocking axis)", "m", low=0, low_open=True),
     "width": Param(1.6, "pier width along x (the rocking direction)", "m", low=0, low_open=True),
     "height": Param(9.6, "pier height", "m", low=0, low_open=True),
@@ -43,7 +46,7 @@ PARAMS = {
     "dt": Param(1e-4, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
     "record_dt": Param(2e-3, "record interval", "s", low=0, low_open=True),
-}
+})
 
 
 def build(p: dict) -> Scene:
@@ -53,12 +56,11 @@ def build(p: dict) -> Scene:
     pier = box_clump(w, h, ln, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"], base_zone=p["zone"],
                      top_zone=p["zone"], spacing_ratio=p["spacing_ratio"])
     mass = p["density"] * w * ln * h
-    signal = RampedSine(pga_g=p["pga_g"], frequency=p["frequency"], ramp_end=p["ramp_end"],
-                        hold_end=p["hold_end"], stop=p["stop"])
+    signal, motion_info = base_signal(p, PARAMS)
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     c = b.add_clump(pier, material=concrete, mass=mass, position=(0.0, 0.0, h / 2.0), name="pier")
     base = b.add_wall((0, 0, 0), (0, 0, 1), material=concrete, u_axis=(1, 0, 0), size=(4 * w + 10.0, ln + 4.0),
-                      motion=shaking(signal, t_end=p["t_end"]), name="base")
+                      motion=shaking(signal, direction=shaking_direction(p), t_end=p["t_end"]), name="base")
     iface = b.add_interface("base", c, wall=base)
     model = b.finalize()
     alpha = math.atan2(w, h)
@@ -71,5 +73,7 @@ def build(p: dict) -> Scene:
         WallMotionProbe("base", base),
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "mass_kg": mass, "uplift_threshold_g": math.tan(alpha),
-            "base_final_displacement_m": float(signal.displacement(p["stop"]))}
+            "base_final_displacement_m": float(signal.displacement(signal.duration))} | motion_info
+    info["rocking_bodies"] = [rocking_body("theta_deg", "pier", width=w, height=h, edge_radius=p["r_base"])]
+    info["rigid_reference"] = rigid_reference(alpha, p_freq, width=w, height=h, g=G)
     return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info)
