@@ -153,7 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     from .sweep.cli import main as _cmd_sweep
 
     _sweep_args(sub.add_parser("sweep", help="run a scene over records x intensities x parameters (resumable, Dask)"))
+    from .fragility_cli import add_arguments as _fragility_args
+    from .fragility_cli import main as _cmd_fragility
+
+    _fragility_args(sub.add_parser("fragility", help="fragility curves (lognormal MLE, bootstrap), IDA plots"))
     a = parser.parse_args(argv)
+    if a.command == "fragility":
+        return _cmd_fragility(a)
     if a.command == "sweep":
         return _cmd_sweep(a)
     if a.command == "records":
