@@ -12,7 +12,10 @@ Confidence: bootstrap by record. The outcomes of one record at several intensiti
 of their cases; each sample is refitted. The band of the curve is the pointwise [q, 1 − q] quantile of the
 bootstrap curves; the intervals of θ and β are the same quantiles of their bootstrap values. A sample in
 which nothing or everything is exceeded has no finite fit: its curve is taken as 0 or 1 everywhere (so the
-band widens, as it should), and it is left out of the θ and β intervals.
+band widens, as it should), and it is left out of the θ and β intervals. Measured on 100 synthetic IDA
+samples of 40 records × 8 intensities (θ = 0.5, β = 0.4; tests/test_fragility.py): the 90 % intervals
+covered θ 90 times and β 81 times, and the curve's band covered the true curve 79, 90 and 86 times at
+P = 0.16, 0.5 and 0.84 — percentile intervals from 40 records are a little narrow in the tails and for β.
 
 Degenerate data: no exceedance → θ = +inf, P = 0; all exceeded → θ = 0, P = 1; perfectly separated
 outcomes (every exceedance above every non-exceedance) → β at its lower bound BETA_MIN (a step).
