@@ -8,14 +8,18 @@
 - :mod:`dem.records.cli`: ``dem records synth|spectrum``.
 """
 
-from .at2 import At2, read_at2, write_at2
-from .files import find_records, load_record
-from .scaling import factor_for, pga_g, sa_g
-from .spectrum import Spectrum, log_periods, response_spectrum, spectral_acceleration
-from .synth import SuiteRanges, SyntheticModel, suite_record
+_LAZY = {"At2": "at2", "read_at2": "at2", "write_at2": "at2", "find_records": "files", "load_record": "files",
+         "factor_for": "scaling", "pga_g": "scaling", "sa_g": "scaling", "Spectrum": "spectrum",
+         "log_periods": "spectrum", "response_spectrum": "spectrum", "spectral_acceleration": "spectrum",
+         "SuiteRanges": "synth", "SyntheticModel": "synth", "suite_record": "synth"}
+"""Names imported on first use (SciPy loads only when a spectrum is computed)."""
 
-__all__ = [
-    "At2", "Spectrum", "SuiteRanges", "SyntheticModel", "factor_for", "find_records", "load_record",
-    "log_periods", "pga_g", "read_at2", "response_spectrum", "sa_g", "spectral_acceleration", "suite_record",
-    "write_at2",
-]
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,10 +7,19 @@ resumable results, on this process or a Dask cluster.
 - :mod:`dem.sweep.store`: the output folder (settings, atomic Parquet parts, results.parquet/.csv);
 - :mod:`dem.sweep.runner`: planning, batching, in-process or Dask execution, progress;
 - :mod:`dem.sweep.cli`: ``dem sweep``.
+
+The names below are imported on first use (pandas, pyarrow and Dask load only when a sweep runs).
 """
 
-from .engines import Batch, run_batch
-from .runner import SweepSpec, run_sweep
-from .store import read_results
+_LAZY = {"Batch": "engines", "run_batch": "engines", "SweepSpec": "runner", "run_sweep": "runner",
+         "read_results": "store"}
 
-__all__ = ["Batch", "SweepSpec", "read_results", "run_batch", "run_sweep"]
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

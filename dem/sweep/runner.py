@@ -2,7 +2,8 @@
 
 In process (``workers=0``, no scheduler): batches run one after the other here. On Dask: ``workers=N``
 starts a ``distributed.LocalCluster`` of N single-threaded worker processes on the loopback interface
-(its Taichi threads: the cores ÷ N), ``scheduler='tcp://HOST:PORT'`` connects to a running cluster (its
+(its Taichi threads: the cores ÷ N; with ``--arch cuda`` worker k sees GPU k only),
+``scheduler='tcp://HOST:PORT'`` connects to a running cluster (its
 workers must see the scene and record files at the same paths). One batch is one task; a task whose
 worker dies is rescheduled by Dask, and a task that raises is retried ``RETRIES`` times. Finished batches
 are written by this process as they arrive (dem.sweep.store), so a killed sweep keeps every finished
@@ -227,6 +228,10 @@ def _run_dask(plan: SweepPlan, batches: list[Batch], by_id: dict, bar, *, worker
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
+        if plan.spec.engine == "dem" and plan.spec.arch in ("cuda", "gpu") and workers > 1:
+            from .gpu import OneGpuPerWorker
+
+            client.register_plugin(OneGpuPerWorker())
     failed = []
     try:
         futures = [client.submit(run_batch, b, key=f"dem-sweep-{b.cases[0][0]}-{len(b.cases)}", retries=RETRIES,
