@@ -103,7 +103,9 @@ def plot_fragility(tables: dict, fits: dict, measures: list[str], im: str, path:
 
 
 def plot_ida(tables: dict, im: str, path: Path) -> Path:
-    """Peak |θ|/α against the intensity measure, one line per record; overturned cases on a top row."""
+    """Peak |θ|/α against the intensity measure: one thin line per record through the cases it survives, an
+    × on the top row for each case that overturned, and the median over records (overturned counting as
+    above everything) as a thick line."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -112,21 +114,29 @@ def plot_ida(tables: dict, im: str, path: Path) -> Path:
     fig, axes = plt.subplots(1, len(tables), figsize=(5.2 * len(tables), 4.2), squeeze=False, sharey=True)
     finite = [df.loc[np.isfinite(df["peak_theta_over_alpha"]), "peak_theta_over_alpha"] for df in tables.values()]
     top = 1.1 * max([1.0] + [float(f.max()) for f in finite if len(f)])
+    records = sorted(set().union(*(set(df["record"]) for df in tables.values())))
+    colour = {r: plt.cm.tab20(k % 20) for k, r in enumerate(records)}  # a record keeps its colour across panels
     for ax, (label, df) in zip(axes[0], tables.items()):
         ok = df[df["status"] == "ok"]
-        for _, g in ok.groupby("record"):
+        for rec, g in ok.groupby("record"):
             g = g.sort_values(im)
-            y = np.where(g["overturned"], top, g["peak_theta_over_alpha"])
-            ax.plot(g[im], y, lw=0.7, alpha=0.6)
             ov = g["overturned"].to_numpy(dtype=bool)
-            ax.plot(g[im][ov], y[ov], "x", color="k", ms=4)
-        n_ov = int(ok["overturned"].sum())
-        ax.axhline(top, color="k", lw=0.5, ls=":")
-        ax.axhline(1.0, color="r", lw=0.6, ls="--")
-        ax.set_title(f"{label}: {ok['record'].nunique()} records, {n_ov} of {len(ok)} cases overturned", fontsize=9)
+            ax.plot(g[im], np.where(ov, np.nan, g["peak_theta_over_alpha"]), lw=0.6, alpha=0.7, color=colour[rec])
+            ax.plot(g[im][ov], np.full(ov.sum(), top), "x", color=colour[rec], ms=4)
+        med = ok.groupby("intensity").agg(x=(im, "median"), y=("peak_theta_over_alpha", "median"),
+                                          n=("overturned", "size"), k=("overturned", "sum"))
+        for _, r in med.iterrows():  # how many of the records overturned at each intensity
+            ax.annotate(f"{int(r['k'])}/{int(r['n'])}", (r["x"], top), textcoords="offset points", xytext=(0, -11),
+                        ha="center", fontsize=6)
+        ax.plot(med["x"], np.minimum(med["y"], top), color="k", lw=2.2, label="median over records")
+        ax.axhline(1.0, color="r", lw=0.6, ls="--", label="θ = α")
+        ax.set_title(f"{label}: {ok['record'].nunique()} records, {int(ok['overturned'].sum())} of {len(ok)} "
+                     "cases overturned", fontsize=9)
         ax.set_xlabel(IM_LABELS[im])
+        ax.set_ylim(0.0, top * 1.05)
         ax.grid(True, lw=0.3)
-    axes[0, 0].set_ylabel("peak |θ|/α [-] (top row ×: overturned; dashed: θ = α)")
+        ax.legend(fontsize=7, loc="center right")
+    axes[0, 0].set_ylabel("peak |θ|/α [-]   (× on top: overturned)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -62,7 +62,8 @@ def compare(dirs: dict, work: Path, figures: Path) -> dict:
         out["dem_slip_by_pga_m"] = {f"{x:g}": {"median": float(g["max_slip_m"].median()),
                                                "max": float(g["max_slip_m"].max())}
                                     for x, g in ok.groupby("intensity")}
-        out["dem_unstable_cases"] = dem.loc[dem["status"] != "ok", ["record", "intensity", "message"]].to_dict("records")
+        bad = dem["status"] != "ok"
+        out["dem_unstable_cases"] = dem.loc[bad, ["record", "intensity", "message"]].to_dict("records")
 
         # peak rocking, DEM against each rigid model, on the cases where neither overturned
         fig, axes = plt.subplots(1, len(labels) - 1, figsize=(5.0 * (len(labels) - 1), 4.4), squeeze=False)
@@ -115,4 +116,7 @@ def compare(dirs: dict, work: Path, figures: Path) -> dict:
     frag = work / "fragility" / "fragility.json"
     if frag.exists():
         out["fragility"] = json.loads(frag.read_text())["sweeps"]
+    variants = work / "fragility_rigid_variants" / "fragility.json"
+    if variants.exists():
+        out["fragility_rigid_variants"] = {k: v["fits"] for k, v in json.loads(variants.read_text())["sweeps"].items()}
     return out

@@ -50,6 +50,11 @@ def main() -> None:
     dem(*sweep, "--engine", "rigid", "--out", str(out / "rigid"))
     dem(*sweep, "--engine", "rigid", "--rigid-geometry", "edge", "--restitution", str(DEM_RESTITUTION),
         "--out", str(out / "rigid_edge"))
+    # the two differences separately: the DEM's rounded edges alone (α', Housner's e(α')), its restitution alone
+    dem(*sweep, "--engine", "rigid", "--rigid-geometry", "edge", "--out", str(out / "rigid_edge_housner"))
+    dem(*sweep, "--engine", "rigid", "--restitution", str(DEM_RESTITUTION), "--out", str(out / "rigid_e"))
+    dem("fragility", *(str(out / d) for d in ("rigid", "rigid_edge_housner", "rigid_e", "rigid_edge")),
+        "--labels", "Housner", "edges", "e=0.984", "edges+e", "--out", str(out / "fragility_rigid_variants"))
     dirs = [out / "rigid", out / "rigid_edge"]
     labels = ["rigid (Housner)", "rigid (DEM edges, e=0.984)"]
     if not a.skip_dem:
