@@ -65,9 +65,10 @@ def bench_rigid(tmp: Path, count: int) -> None:
     df = run_sweep(spec, log=quiet)
     total = time.perf_counter() - t0
     solve = float(df["wall_time_s"].sum())
-    print(f"rigid engine, {count} records × 1 intensity ({plan.t_end:.1f} s each, output every 2 ms): "
+    print(f"rigid engine, {count} records × 1 intensity (PGA 0.8 g, {plan.t_end:.1f} s each, step "
+          f"{plan.settings['rigid_dt_s']:g} s): "
           f"{total:.2f} s for the sweep ({count / total:.0f} cases/s) = {t_plan:.2f} s reading the records and "
-          f"planning + {solve:.2f} s solving ({count / solve:.0f} cases/s) + writing; "
+          f"planning + {solve:.2f} s preparing and solving ({count / solve:.0f} cases/s) + writing; "
           f"{int(df['overturned'].sum())} overturned")
 
 

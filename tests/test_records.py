@@ -165,6 +165,12 @@ def test_scaling_to_pga_and_sa_targets(tmp_path):
     assert pga_g(rec.scaled(f)) == pytest.approx(0.7, rel=1e-14)
     f = factor_for(rec, target_sa_g=0.9, sa_period=0.8)
     assert sa_g(rec.scaled(f), 0.8) == pytest.approx(0.9, rel=1e-12)  # the spectrum is linear in the record
+    # many records of different lengths in one padded pass: each value is the record's own, exactly
+    from dem.records.scaling import sa_g_many
+
+    short = Recorded(rec.time[:301], rec.samples[:301])
+    assert list(sa_g_many([rec, short, rec.scaled(3.0)], 0.8)) == [sa_g(rec, 0.8), sa_g(short, 0.8),
+                                                                   sa_g(rec.scaled(3.0), 0.8)]
     tt = np.linspace(0, 10, 101)
     np.testing.assert_allclose(rec.scaled(2.5).displacement(tt), 2.5 * rec.displacement(tt), rtol=1e-13, atol=1e-15)
     for kw, match in (({"scale": 2.0, "target_pga_g": 0.3}, "either scale or target_pga_g"),

@@ -74,6 +74,13 @@ def read_at2(path: str | Path) -> At2:
         raise ValueError(f"{path}:4: NPTS must be >= 2, got {npts}")
     if not (math.isfinite(dt) and dt > 0.0):
         raise ValueError(f"{path}:4: DT must be finite and > 0 [s], got {dt!r}")
+    try:  # fast path: blank-separated numbers (most files); anything else goes through the checks below
+        arr = np.array(" ".join(text[HEADER_LINES:]).replace("D", "E").replace("d", "e").split(), dtype=float)
+    except ValueError:
+        arr = None
+    if arr is not None and arr.size == npts and np.all(np.isfinite(arr)):
+        arr.flags.writeable = False
+        return At2(float(dt), arr, tuple(text[:HEADER_LINES]))
     values: list[float] = []
     for lineno, line in enumerate(text[HEADER_LINES:], HEADER_LINES + 1):
         found = NUMBER.findall(line)

@@ -6,7 +6,9 @@ Errors are ValueErrors that name the file (and the line, where one is at fault),
 
 from __future__ import annotations
 
+import functools
 import glob as _glob
+import os
 from pathlib import Path
 
 from ..base_motion import STANDARD_G, Recorded
@@ -24,11 +26,24 @@ def load_record(path: str | Path, *, units: str = "g", column: int | str = 1, g:
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"{p}: is a folder, not a record file")
-    if is_at2(p):
-        return Recorded.from_at2(p, g=g)
-    if isinstance(column, str) and column.strip().lstrip("-").isdigit():
-        column = int(column)
-    return Recorded.from_csv(p, units=units, accel_column=column, g=g)
+    try:
+        st = os.stat(p)
+    except OSError:
+        return _load(str(p), units, str(column), g)  # raises the reader's error, naming the file
+    # a process that runs many cases of one record (a sweep's worker) reads it once; a changed file is re-read
+    return _load_cached(str(p), st.st_mtime_ns, st.st_size, units, str(column), g)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_cached(path: str, mtime_ns: int, size: int, units: str, column: str, g: float) -> Recorded:
+    return _load(path, units, column, g)  # Recorded is immutable (read-only arrays): safe to share
+
+
+def _load(path: str, units: str, column: str, g: float) -> Recorded:
+    if is_at2(path):
+        return Recorded.from_at2(path, g=g)
+    col: int | str = int(column) if column.strip().lstrip("-").isdigit() else column
+    return Recorded.from_csv(path, units=units, accel_column=col, g=g)
 
 
 def find_records(specs) -> list[Path]:

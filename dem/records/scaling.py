@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..base_motion import STANDARD_G, Recorded
-from .spectrum import DAMPING, spectral_acceleration
+from .spectrum import DAMPING, response_spectrum, spectral_acceleration
 
 
 def sampled(rec: Recorded) -> tuple[np.ndarray, float]:
@@ -38,6 +38,25 @@ def sa_g(rec: Recorded, period: float, *, damping: float = DAMPING, g: float = S
     """5 %-damped (by default) pseudo-spectral acceleration of a record at ``period`` [s], in g."""
     a, dt = sampled(rec)
     return float(spectral_acceleration(a, dt, period, damping=damping)) / g
+
+
+def sa_g_many(recs: list[Recorded], period: float, *, damping: float = DAMPING, g: float = STANDARD_G) -> np.ndarray:
+    """:func:`sa_g` of many records [g], in one vectorised pass per sample interval (records of one interval
+    are padded to the longest; the padding is not looked at, so each value is that record's own)."""
+    out = np.empty(len(recs))
+    groups: dict[float, list[int]] = {}
+    samples = [sampled(r) for r in recs]
+    for i, (_, dt) in enumerate(samples):
+        groups.setdefault(dt, []).append(i)
+    for dt, idx in groups.items():
+        n = max(samples[i][0].size for i in idx)
+        acc = np.zeros((len(idx), n))
+        for row, i in enumerate(idx):
+            acc[row, : samples[i][0].size] = samples[i][0]
+        lengths = [samples[i][0].size for i in idx]
+        psa = response_spectrum(acc, dt, [period], damping=damping, lengths=lengths).psa[:, 0]
+        out[idx] = psa / g
+    return out
 
 
 def factor_for(rec: Recorded, *, scale: float = 1.0, target_pga_g: float = 0.0, target_sa_g: float = 0.0,

@@ -76,12 +76,13 @@ def step_matrices(omega: np.ndarray, zeta: float, h: float) -> tuple[np.ndarray,
 
 
 def response_spectrum(accel, dt: float, periods, *, damping: float = DAMPING,
-                      substeps: int | None = None) -> Spectrum:
+                      substeps: int | None = None, lengths=None) -> Spectrum:
     """Response spectra of accelerograms ``accel`` [m/s²] (shape (n,) or (R, n), samples every dt [s] from
     t = 0, piecewise linear between samples, oscillators at rest at t = 0) at ``periods`` [s] (≥ 0).
     ``substeps`` (default: POINTS_PER_PERIOD per shortest nonzero period) splits each interval where peaks
     are looked for. The record is followed by nothing: peaks during free vibration after it are not seen
-    (append zeros to include them)."""
+    (append zeros to include them). ``lengths`` (one per row): the row's record is its first lengths[r]
+    samples, padded after them (records of several lengths in one call; the padding is not looked at)."""
     a = np.asarray(accel, dtype=float)
     single = a.ndim == 1
     a2 = np.atleast_2d(a)
@@ -103,6 +104,10 @@ def response_spectrum(accel, dt: float, periods, *, damping: float = DAMPING,
     if m < 1:
         raise ValueError(f"substeps must be >= 1, got {substeps!r}")
     R, n = a2.shape
+    ends = np.full((R, 1), n) if lengths is None else np.asarray(lengths, dtype=int).reshape(R, 1)
+    if np.any(ends < 2) or np.any(ends > n):
+        raise ValueError(f"lengths must be in [2, {n}]")
+    last = (ends - 1) * m  # the last sub-step sample of each row's record
     sd = np.zeros((R, T.size))
     if pos.any():
         omega = 2.0 * math.pi / T[pos]
@@ -120,11 +125,12 @@ def response_spectrum(accel, dt: float, periods, *, damping: float = DAMPING,
             ak, ak1 = fine[:, k, None], fine[:, k + 1, None]
             u, v = (a00 * u + a01 * v + b00 * ak + b10 * ak1,
                     a10 * u + a11 * v + b01 * ak + b11 * ak1)
-            np.maximum(peak, np.abs(u), out=peak)
+            np.maximum(peak, np.where(k + 1 <= last, np.abs(u), 0.0), out=peak)
         sd[:, pos] = peak
     omega_all = np.where(pos, 2.0 * math.pi / np.where(pos, T, 1.0), 0.0)
     psa = sd * omega_all**2
-    psa[:, ~pos] = np.max(np.abs(a2), axis=1)[:, None]  # a rigid oscillator follows the ground: PSA = PGA
+    pga = np.max(np.where(np.arange(n) < ends, np.abs(a2), 0.0), axis=1)
+    psa[:, ~pos] = pga[:, None]  # a rigid oscillator follows the ground: PSA = PGA
     psv = sd * omega_all
     if single:
         sd, psv, psa = sd[0], psv[0], psa[0]

@@ -34,7 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=None, help="cases per task (default: dem 1, rigid 500)")
     p.add_argument("--overturn-deg", type=float, default=None,
                    help="overturning angle [deg] (default: halfway between α and 90°)")
-    p.add_argument("--rigid-dt", type=float, default=2e-3, help="rigid solver output step [s] (default 2e-3)")
+    p.add_argument("--rigid-dt", type=float, default=None,
+                   help="rigid solver step and output interval [s] (default: the records' sample interval, <= 0.01)")
     p.add_argument("--restitution", type=float, default=None,
                    help="rigid impact restitution (default: the scene's reference, Housner's for a block)")
     p.add_argument("--rigid-geometry", default="nominal", choices=["nominal", "edge"],

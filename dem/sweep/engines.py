@@ -165,7 +165,7 @@ def _rigid_batch(batch: Batch) -> list[dict]:
 
     o = batch.options
     module = scene_module(batch.scene)
-    dt = float(o.get("rigid_dt", 2e-3))
+    dt = float(o.get("rigid_dt") or 0.01)
     rows: dict[str, dict] = {}
     groups: dict[str, list] = {}
     for case_id, overrides in batch.cases:

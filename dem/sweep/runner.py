@@ -39,7 +39,8 @@ class SweepSpec:
     """What to sweep (see ``dem sweep --help``). scene: file or name; records: record files; intensities:
     the --scale values; scale_by: 'factor', 'pga' or 'sa'; vary: parameter → values; fixed: scene
     parameters for every case (--set); t_end [s] (None: the longest record + delay + TAIL); im_period [s]
-    of Sa; engine options (overturn_deg, rigid_dt, restitution, rigid_geometry, arch, precision)."""
+    of Sa; engine options (overturn_deg, rigid_dt [s] (None: the records' smallest sample interval, at most
+    0.01 s), restitution, rigid_geometry, arch, precision)."""
 
     scene: str
     records: list
@@ -53,7 +54,7 @@ class SweepSpec:
     im_period: float = 1.0
     batch_size: int | None = None
     overturn_deg: float | None = None
-    rigid_dt: float = 2e-3
+    rigid_dt: float | None = None
     restitution: float | None = None
     rigid_geometry: str = "nominal"
     arch: str = "cpu"
@@ -86,7 +87,7 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
         raise ValueError(f"--rigid-geometry must be one of {RIGID_GEOMETRIES}, got {spec.rigid_geometry!r}")
     if not (math.isfinite(spec.im_period) and spec.im_period > 0):
         raise ValueError(f"--im-period must be > 0 [s], got {spec.im_period}")
-    if not (math.isfinite(spec.rigid_dt) and 0 < spec.rigid_dt <= 0.01):
+    if spec.rigid_dt is not None and not (math.isfinite(spec.rigid_dt) and 0 < spec.rigid_dt <= 0.01):
         raise ValueError(f"--rigid-dt must be in (0, 0.01] s, got {spec.rigid_dt}")
     if spec.overturn_deg is not None and not 0 < spec.overturn_deg < 180:
         raise ValueError(f"--overturn-deg must be in (0, 180) deg, got {spec.overturn_deg}")
@@ -114,11 +115,13 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
     t_end = spec.t_end if spec.t_end is not None else max(r.duration for r in recs) + delay + TAIL
     for c in cases:  # every parameter set checked now, not in a worker an hour later
         resolve_params(module.PARAMS, fixed | c.overrides() | {"t_end": t_end}, scene=Path(scene_path).stem)
+    # the records' own sampling by default: the rigid solver then sees every sample of each record exactly
+    rigid_dt = spec.rigid_dt if spec.rigid_dt is not None else min([0.01] + [r.dt for r in recs])
     settings = {"scene": Path(scene_path).stem, "engine": spec.engine, "scale_by": spec.scale_by,
                 "t_end_s": t_end, "im_period_s": spec.im_period, "fixed": fixed,
                 "overturn_deg": spec.overturn_deg}
     if spec.engine == "rigid":
-        settings |= {"rigid_dt_s": spec.rigid_dt, "restitution": spec.restitution,
+        settings |= {"rigid_dt_s": rigid_dt, "restitution": spec.restitution,
                      "rigid_geometry": spec.rigid_geometry}
     else:
         settings |= {"arch": spec.arch, "precision": spec.precision}
@@ -136,7 +139,7 @@ def make_batches(plan: SweepPlan, *, threads: int | None = None) -> list[Batch]:
     if size < 1:
         raise ValueError(f"--batch-size must be >= 1, got {size}")
     options = {"overturn_deg": spec.overturn_deg, "arch": spec.arch, "precision": spec.precision,
-               "threads": threads, "rigid_dt": spec.rigid_dt, "restitution": spec.restitution,
+               "threads": threads, "rigid_dt": plan.settings.get("rigid_dt_s"), "restitution": spec.restitution,
                "rigid_geometry": spec.rigid_geometry}
     fixed = plan.settings["fixed"] | {"t_end": plan.t_end}
     groups: dict[str, list[Case]] = {}

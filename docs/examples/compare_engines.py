@@ -53,6 +53,12 @@ def compare(dirs: dict, work: Path, figures: Path) -> dict:
     if dem is not None:
         for lab in labels[:-1]:
             out.setdefault("agreement_with_DEM", {})[lab] = agreement(tables[lab], dem)
+            m = tables[lab].merge(dem, on=["record", "intensity"], suffixes=("_r", "_d"))
+            m = m[~m["overturned_r"] & ~m["overturned_d"]]
+            x, y = m["peak_theta_over_alpha_r"].to_numpy(), m["peak_theta_over_alpha_d"].to_numpy()
+            out.setdefault("standing_peaks_DEM_vs", {})[lab] = {
+                "cases": int(len(m)), "median_ratio": float(np.median(y / x)),
+                "correlation": float(np.corrcoef(x, y)[0, 1]), "median_abs_difference": float(np.median(np.abs(y - x)))}
         ok = dem[dem["status"] == "ok"]
         out["dem_energy_error_max"] = float(ok["energy_error"].max())
         out["dem_energy_error_median"] = float(ok["energy_error"].median())
