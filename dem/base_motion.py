@@ -370,6 +370,7 @@ class Recorded(BaseMotion):
         t.flags.writeable = False
         a.flags.writeable = False
         self.time, self.samples = t, a
+        self.baseline_correct, self.detrend_degree = bool(baseline_correct), detrend_degree
         h = np.diff(t)
         self._slope = np.diff(a) / h
         self._v = np.concatenate(([0.0], np.cumsum(0.5 * h * (a[1:] + a[:-1]))))
@@ -395,6 +396,20 @@ class Recorded(BaseMotion):
 
     def __repr__(self) -> str:
         return f"Recorded(n={self.time.size}, t=[{self.time[0]:g}, {self.time[-1]:g}] s)"
+
+    @property
+    def peak_acceleration(self) -> float:
+        """PGA [m/s²]: the largest |sample| of the record as given (before the baseline correction, which
+        shifts the acceleration by ``baseline_acceleration``; intensity measures refer to the record)."""
+        return float(np.max(np.abs(self.samples)))
+
+    def scaled(self, factor: float) -> Recorded:
+        """The record with every sample multiplied by ``factor`` [-] (> 0; flip the wall direction for the
+        other sign), same times and baseline options. Velocity and displacement scale by the same factor,
+        since both are linear in the samples (baseline correction and detrending included)."""
+        f = _finite("scale factor", factor, lo=0.0, strict=True)
+        return Recorded(self.time, self.samples * f, baseline_correct=self.baseline_correct,
+                        detrend_degree=self.detrend_degree)
 
     @property
     def duration(self) -> float:
@@ -427,7 +442,11 @@ class Recorded(BaseMotion):
         scale = _unit_scale(units, g)
         rows: list[list[str]] = []
         lines: list[int] = []
-        with open(path, newline="") as fh:
+        try:
+            fh = open(path, newline="")
+        except OSError as err:
+            raise ValueError(f"{path}: cannot read the record file ({err.strerror or err})") from None
+        with fh:
             for lineno, line in enumerate(fh, 1):
                 s = line.strip()
                 if not s or s.startswith("#"):
@@ -467,34 +486,13 @@ class Recorded(BaseMotion):
     @classmethod
     def from_at2(cls, path: str | Path, *, g: float = STANDARD_G, baseline_correct: bool = True,
                  detrend_degree: int | None = None) -> Recorded:
-        """Read a PEER NGA ``.AT2`` file: 4 header lines (the 4th gives NPTS and DT [s], as
-        ``NPTS= 3929, DT= .0100 SEC`` or the older ``3929 .0100 NPTS, DT``), then NPTS accelerations in g,
-        several per line (numbers may touch: ``-.1E-02-.2E-02``); t_i = i DT. NPTS is checked."""
-        text = Path(path).read_text(errors="replace").splitlines()
-        if len(text) < 4:
-            raise ValueError(f"{path}: an AT2 file needs 4 header lines, got {len(text)} lines")
-        head = text[3]
-        m_n = re.search(r"NPTS\s*[=:]?\s*(\d+)", head, re.IGNORECASE)
-        m_dt = re.search(r"DT\s*[=:]?\s*(" + _NUMBER.pattern + ")", head, re.IGNORECASE)
-        if m_n and m_dt:
-            npts, dt = int(m_n.group(1)), _to_float(m_dt.group(1))
-        else:
-            nums = _NUMBER.findall(head)
-            if len(nums) < 2:
-                raise ValueError(f"{path}:4: cannot find NPTS and DT in {head.strip()!r}")
-            npts, dt = int(float(nums[0])), _to_float(nums[1])
-        if npts < 2:
-            raise ValueError(f"{path}: NPTS must be >= 2, got {npts}")
-        _finite(f"{path}: DT", dt, lo=0.0, strict=True, unit="[s]")
-        values = np.array([_to_float(x) for line in text[4:] for x in _NUMBER.findall(line)])
-        if values.size != npts:
-            raise ValueError(f"{path}: NPTS = {npts} in the header but {values.size} values follow")
-        return cls(np.arange(npts) * dt, values * _unit_scale("g", g), baseline_correct=baseline_correct,
-                   detrend_degree=detrend_degree)
+        """Read a PEER NGA ``.AT2`` file (:func:`dem.records.at2.read_at2`: 4 header lines, the 4th with NPTS
+        and DT [s], then NPTS accelerations in g; NPTS is checked, errors name the file and line); t_i = i DT."""
+        from .records.at2 import read_at2  # dem.records imports this module
 
-
-def _to_float(s: str) -> float:
-    return float(s.replace("D", "E").replace("d", "e"))
+        rec = read_at2(path)
+        return cls(np.arange(rec.npts) * rec.dt, rec.values_g * _unit_scale("g", g),
+                   baseline_correct=baseline_correct, detrend_degree=detrend_degree)
 
 
 def _unit_scale(units: str, g: float) -> float:

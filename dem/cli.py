@@ -352,10 +352,28 @@ def main(argv: list[str] | None = None) -> int:
     from .validate import main as _cmd_validate
 
     _validate_args(v)
+    from .records.cli import add_arguments as _records_args
+    from .records.cli import main as _cmd_records
+
+    _records_args(sub.add_parser("records", help="synthetic record suites (synth) and response spectra (spectrum)"))
+    from .sweep.cli import add_arguments as _sweep_args
+    from .sweep.cli import main as _cmd_sweep
+
+    _sweep_args(sub.add_parser("sweep", help="run a scene over records x intensities x parameters (resumable, Dask)"))
+    from .fragility_cli import add_arguments as _fragility_args
+    from .fragility_cli import main as _cmd_fragility
+
+    _fragility_args(sub.add_parser("fragility", help="fragility curves (lognormal MLE, bootstrap), IDA plots"))
     try:
         a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
         return int(e.code or 0)
+    if a.command == "fragility":
+        return _cmd_fragility(a)
+    if a.command == "sweep":
+        return _cmd_sweep(a)
+    if a.command == "records":
+        return _cmd_records(a)
     if a.command == "validate":
         from .preflight import check_out_dir, check_threads
 

@@ -32,9 +32,8 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.box_clump import EDGES, ZONE_BASE
-from dem.materials import DAMPING_MASSES
-from dem.box_clump import ZONE_BASE
 from dem.events import EventSpec, block_watch
+from dem.materials import DAMPING_MASSES
 from dem.probes import (
     AngularVelocity,
     ContactForceRatio,

@@ -29,6 +29,9 @@ Recorded per pier and for the deck: rocking angle (÷ α), angular velocity, dis
 accelerations; at each pier–base and pier–deck interface: horizontal resultant, vertical resultant ÷ its
 static load (pier + ¼ deck at the base, ¼ deck at the top), eccentricity ÷ pier width (±1/6: middle
 third) and friction ratio |H|/V.
+
+Base motion: the Eq. 42 sine by default, or a record (``--set record=FILE.AT2 target_pga_g=0.3``; see
+dem.scene_tools.RECORD_PARAMS), after the settling time.
 """
 
 import math
@@ -36,17 +39,24 @@ import math
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.base_motion import RampedSine
 from dem.box_clump import EDGES
-from dem.materials import DAMPING_MASSES
 from dem.events import EventSpec, block_watch
+from dem.materials import DAMPING_MASSES
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import resting_height, shaking
+from dem.scene_tools import (
+    base_signal,
+    resting_height,
+    rigid_reference,
+    rocking_body,
+    shaking,
+    shaking_direction,
+    shaking_params,
+)
 
 NAME = "pier_deck"
 G = 9.81
 
-PARAMS = {
+PARAMS = shaking_params({
     "pier_length": Param(5.0, "pier length along y", "m", low=0, low_open=True),
     "pier_width": Param(1.6, "pier width along x (rocking direction)", "m", low=0, low_open=True),
     "pier_height": Param(9.6, "pier height", "m", low=0, low_open=True),
@@ -79,7 +89,7 @@ PARAMS = {
     "dt": Param(1e-4, "time step", "s", low=0, low_open=True),
     "t_end": Param(80.0, "duration (shaking, then free vibration)", "s", low=0, low_open=True),
     "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
-}
+})
 
 
 def build(p: dict) -> Scene:
@@ -106,8 +116,7 @@ def build(p: dict) -> Scene:
     pier_first = -(pw / 2 - inset)  # a pier's first top column relative to its axis
     offset = first - pier_first
     xs = offset + step * np.round(((np.arange(4) - 1.5) * p["spacing"] - offset) / step)
-    signal = RampedSine(pga_g=p["pga_g"], frequency=p["frequency"], ramp_end=p["ramp_end"],
-                        hold_end=p["hold_end"], stop=p["stop"])
+    signal, motion_info = base_signal(p, PARAMS)
 
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     piers = [b.add_clump(pier_tpl, material=concrete, mass=pier_mass, position=(x, 0.0, ph / 2), name=f"pier{k + 1}")
@@ -121,7 +130,8 @@ def build(p: dict) -> Scene:
     deck = b.add_clump(deck_tpl, material=concrete, mass=p["deck_mass"], position=(0.0, 0.0, dz), name="deck")
     span = deck_length + 2 * pw + 10.0
     base = b.add_wall((0, 0, 0), (0, 0, 1), material=concrete, u_axis=(1, 0, 0), size=(span, pl + 4.0),
-                      motion=shaking(signal, t_end=p["t_end"], delay=p["settle"]), name="base")
+                      motion=shaking(signal, direction=shaking_direction(p), t_end=p["t_end"], delay=p["settle"]),
+                      name="base")
     base_slots = [b.add_interface(f"base{k + 1}", c, wall=base) for k, c in enumerate(piers)]
     top_slots = [b.add_interface(f"top{k + 1}", deck, other=c) for k, c in enumerate(piers)]
     model = b.finalize()
@@ -145,13 +155,19 @@ def build(p: dict) -> Scene:
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "gamma": gamma, "p_frame_rad_s": p_frame,
             "pier_mass_kg": pier_mass, "deck_mass_kg": p["deck_mass"], "pier_x_m": xs.tolist(),
             "deck_rest_height_m": dz, "deck_length_m": deck_length, "uplift_threshold_g": math.tan(alpha),
-            "frame_restitution": (1 - 1.5 * math.sin(alpha) ** 2 + 3 * gamma * math.cos(2 * alpha)) / (1 + 3 * gamma)}
+            "frame_restitution": (1 - 1.5 * math.sin(alpha) ** 2 + 3 * gamma * math.cos(2 * alpha)) / (1 + 3 * gamma),
+            "shaking_delay_s": p["settle"]} | motion_info
+    info["rocking_bodies"] = [rocking_body(f"theta{k + 1}_deg", f"pier{k + 1}", width=pw, height=ph,
+                                           edge_radius=p["r_base"], edges=p["edges"]) for k in range(4)]
+    # the rigid rocking frame (Makris & Vassiliou 2013): the piers' α with p̄ and the frame's restitution
+    info["rigid_reference"] = rigid_reference(alpha, p_frame, restitution=info["frame_restitution"], width=pw,
+                                              height=ph, g=G)
     # events: each pier overturning (the frame tips as a single pier does, Makris & Vassiliou 2013) or
     # sliding on the base, any body leaving the domain (the base facet grown by a pier height)
     reach = ph + p["deck_thickness"]
-    events = EventSpec(((-span / 2 - reach, -(pl + 4.0) / 2 - reach, -reach), (span / 2 + reach, (pl + 4.0) / 2 + reach,
-                                                                               2 * reach)),
-                       tuple(block_watch(f"pier{k + 1}", pw, pl, ph, r1, base="base", pga_g=p["pga_g"],
-                                         edges=p["edges"])
-                             for k in range(4)))
+    lo = (-span / 2 - reach, -(pl + 4.0) / 2 - reach, -reach)
+    hi = (span / 2 + reach, (pl + 4.0) / 2 + reach, 2 * reach)
+    events = EventSpec((lo, hi), tuple(block_watch(f"pier{k + 1}", pw, pl, ph, r1, base="base",
+                                                   pga_g=motion_info["base_pga_g"], edges=p["edges"])
+                                       for k in range(4)))
     return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)

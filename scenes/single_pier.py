@@ -17,17 +17,16 @@ uplifts at g tan α. With ``edges=rounded`` (5,911 balls) it pivots 80 mm inside
 import math
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.base_motion import RampedSine
 from dem.box_clump import EDGES
-from dem.materials import DAMPING_MASSES
 from dem.events import EventSpec, block_watch
+from dem.materials import DAMPING_MASSES
 from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import shaking
+from dem.scene_tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
 
 NAME = "single_pier"
 G = 9.81
 
-PARAMS = {
+PARAMS = shaking_params({
     "length": Param(5.0, "pier length along y (the rocking axis)", "m", low=0, low_open=True),
     "width": Param(1.6, "pier width along x (the rocking direction)", "m", low=0, low_open=True),
     "height": Param(9.6, "pier height", "m", low=0, low_open=True),
@@ -53,7 +52,7 @@ PARAMS = {
     "dt": Param(1e-4, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
     "record_dt": Param(2e-3, "record interval", "s", low=0, low_open=True),
-}
+})
 
 
 def build(p: dict) -> Scene:
@@ -63,12 +62,11 @@ def build(p: dict) -> Scene:
     pier = box_clump(w, h, ln, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"], base_zone=p["zone"],
                      top_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     mass = p["density"] * w * ln * h
-    signal = RampedSine(pga_g=p["pga_g"], frequency=p["frequency"], ramp_end=p["ramp_end"],
-                        hold_end=p["hold_end"], stop=p["stop"])
+    signal, motion_info = base_signal(p, PARAMS)
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     c = b.add_clump(pier, material=concrete, mass=mass, position=(0.0, 0.0, h / 2.0), name="pier")
     base = b.add_wall((0, 0, 0), (0, 0, 1), material=concrete, u_axis=(1, 0, 0), size=(4 * w + 10.0, ln + 4.0),
-                      motion=shaking(signal, t_end=p["t_end"]), name="base")
+                      motion=shaking(signal, direction=shaking_direction(p), t_end=p["t_end"]), name="base")
     iface = b.add_interface("base", c, wall=base)
     model = b.finalize()
     alpha = math.atan2(w, h)
@@ -81,11 +79,14 @@ def build(p: dict) -> Scene:
         WallMotionProbe("base", base),
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "mass_kg": mass, "uplift_threshold_g": math.tan(alpha),
-            "base_final_displacement_m": float(signal.displacement(p["stop"]))}
-    # events: overturning past the tilt from which no base acceleration up to pga_g·g brings the pier back
-    # (dem.events), sliding on the base; the domain reaches a pier height beyond the base facet
+            "base_final_displacement_m": float(signal.displacement(signal.duration))} | motion_info
+    info["rocking_bodies"] = [rocking_body("theta_deg", "pier", width=w, height=h, edge_radius=p["r_base"],
+                                           edges=p["edges"])]
+    info["rigid_reference"] = rigid_reference(alpha, p_freq, width=w, height=h, g=G)
+    # events: overturning past the tilt from which no base acceleration up to the motion's peak brings the pier
+    # back (dem.events), sliding on the base; the domain reaches a pier height beyond the base facet
     half = (2 * w + 5.0 + h, ln / 2 + 2.0 + h)
     events = EventSpec(((-half[0], -half[1], -h), (half[0], half[1], 2 * h)),
-                       (block_watch("pier", w, ln, h, p["r_base"], base="base", pga_g=p["pga_g"],
+                       (block_watch("pier", w, ln, h, p["r_base"], base="base", pga_g=motion_info["base_pga_g"],
                                     edges=p["edges"]),))
     return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)

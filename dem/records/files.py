@@ -1,0 +1,71 @@
+"""Record files: reading one (``.AT2`` or CSV) and finding a suite of them (a folder, a glob or a list).
+
+Errors are ValueErrors that name the file (and the line, where one is at fault), for a one-line
+``dem: error:`` on the command line.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob as _glob
+import os
+from pathlib import Path
+
+from ..base_motion import STANDARD_G, Recorded
+
+
+def is_at2(path: str | Path) -> bool:
+    return Path(path).suffix.lower() == ".at2"
+
+
+def load_record(path: str | Path, *, units: str = "g", column: int | str = 1, g: float = STANDARD_G) -> Recorded:
+    """A record file as :class:`dem.base_motion.Recorded` (accelerations in m/s², baseline-corrected).
+    ``.AT2`` (any case): PEER NGA format, values in g. Anything else: CSV with time in column 0 and the
+    acceleration in ``column`` (index or header name; pick the component of a multi-column file), in
+    ``units`` ('g' or 'm/s2')."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{p}: is a folder, not a record file")
+    try:
+        st = os.stat(p)
+    except OSError:
+        return _load(str(p), units, str(column), g)  # raises the reader's error, naming the file
+    # a process that runs many cases of one record (a sweep's worker) reads it once; a changed file is re-read
+    return _load_cached(str(p), st.st_mtime_ns, st.st_size, units, str(column), g)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_cached(path: str, mtime_ns: int, size: int, units: str, column: str, g: float) -> Recorded:
+    return _load(path, units, column, g)  # Recorded is immutable (read-only arrays): safe to share
+
+
+def _load(path: str, units: str, column: str, g: float) -> Recorded:
+    if is_at2(path):
+        return Recorded.from_at2(path, g=g)
+    col: int | str = int(column) if column.strip().lstrip("-").isdigit() else column
+    return Recorded.from_csv(path, units=units, accel_column=col, g=g)
+
+
+def find_records(specs) -> list[Path]:
+    """Record files from a folder (its ``.AT2`` files, any case: a folder may also hold tables), a glob
+    pattern (``recs/*.csv``) or a file, or a list of these; sorted by name within each spec, duplicates
+    dropped. ValueError if a spec matches nothing."""
+    if isinstance(specs, (str, Path)):
+        specs = [specs]
+    out: list[Path] = []
+    for spec in specs:
+        p = Path(spec)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and is_at2(f))
+            if not found:
+                raise ValueError(f"{p}: no .AT2 record files in this folder (give a glob such as '{p}/*.csv' "
+                                 "for CSV records)")
+        elif p.is_file():
+            found = [p]
+        else:
+            found = sorted(Path(f) for f in _glob.glob(str(spec)) if Path(f).is_file())
+            if not found:
+                raise ValueError(f"{spec}: no such record file, folder or matching files")
+        out.extend(f.resolve() for f in found)
+    seen: set[Path] = set()
+    return [f for f in out if not (f in seen or seen.add(f))]

@@ -1,0 +1,205 @@
+"""Sweep engines: a function that takes one batch of cases and returns one result row per case.
+
+The interface is :func:`run_batch` (``Batch`` in, ``pandas.DataFrame`` out, columns ``case_id``, ``status``,
+``message``, the response columns of dem.sweep.response and ``wall_time_s``). It is what a Dask task runs
+(one batch per task) and what the in-process sweep calls, so an engine knows nothing of how it is
+scheduled. Engines:
+
+- ``dem``: the DEM scene itself. Today each case of the batch is run in turn with :func:`dem.run_scene` in
+  this process (correct, not batched). **The world batching plugs in here** (``dem.run_worlds``, being
+  written in the worlds issue): a batch's cases share their scene parameters (dem.sweep.cases.Case.group),
+  so one model can carry them as worlds with different base motions, in one launch; the rows are then
+  derived from each world's history exactly as below.
+- ``rigid``: the scene's rigid reference (``info['rigid_reference']``: a block, or the rocking frame of the
+  pier-deck bridge) under the same base accelerations, solved for the whole batch at once by the
+  vectorised solver of validation.rocking (``solve_batch``, the engine of ``base_excited_batch``).
+
+Each worker process initialises Taichi once (:func:`ensure_runtime`) and loads each scene module once, so
+the compiled kernels stay warm across the tasks it runs.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .response import default_overturn_angle, dem_response, empty_response, rigid_response
+
+ENGINES = ("dem", "rigid")
+RIGID_GEOMETRIES = ("nominal", "edge")
+"""Rigid block geometry: the scene's nominal block, or the DEM packing's rounded edges (α' = atan(b'/h'))."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One task of a sweep.
+
+    scene: scene file path; engine: 'dem' or 'rigid'; cases: tuple of (case_id, scene overrides) with the
+    record path and scale factor among the overrides; fixed: scene overrides common to all cases (--set,
+    t_end); options: engine settings — overturn_deg (None: the default angle), arch, precision, threads
+    (dem); rigid_dt [s], restitution (None: the scene's), rigid_geometry (rigid).
+    """
+
+    scene: str
+    engine: str
+    cases: tuple
+    fixed: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+
+
+_PROCESS: dict = {"runtime": None, "modules": {}, "rigid": {}}
+"""Per-process state: the Taichi runtime chosen, loaded scene modules, rigid references (by parameters)."""
+
+
+def ensure_runtime(arch: str = "cpu", precision: str = "f64", threads: int | None = None) -> None:
+    """Initialise Taichi once per process (a no-op for the same settings): a Dask worker compiles the
+    kernels on its first task and reuses them for every later one."""
+    key = (arch, precision, threads)
+    if _PROCESS["runtime"] == key:
+        return
+    from .. import runtime
+
+    runtime.init(arch, precision, threads=threads)
+    _PROCESS["runtime"] = key
+
+
+def scene_module(path: str):
+    """The scene module at ``path``, loaded once per process."""
+    from ..scene import load_scene_module
+
+    mods = _PROCESS["modules"]
+    if path not in mods:
+        mods[path] = load_scene_module(path)
+    return mods[path]
+
+
+def run_batch(batch: Batch) -> pd.DataFrame:
+    """Run one batch with its engine; one row per case, in the batch's order."""
+    if batch.engine == "dem":
+        rows = _dem_batch(batch)
+    elif batch.engine == "rigid":
+        rows = _rigid_batch(batch)
+    else:
+        raise ValueError(f"engine must be one of {ENGINES}, got {batch.engine!r}")
+    return pd.DataFrame(rows)
+
+
+def _error_row(case_id: str, message: str, wall: float) -> dict:
+    return {"case_id": case_id, "status": "error", "message": message} | empty_response() | {"wall_time_s": wall}
+
+
+def _overturn_angle(options: dict, alpha: float) -> float:
+    deg = options.get("overturn_deg")
+    return math.radians(deg) if deg is not None else default_overturn_angle(alpha)
+
+
+# ---------------------------------------------------------------------------------------------- DEM ---
+def _dem_batch(batch: Batch) -> list[dict]:
+    from ..run import SimulationUnstable, run_scene
+    from ..scene import build_scene
+
+    o = batch.options
+    ensure_runtime(o.get("arch", "cpu"), o.get("precision", "f64"), o.get("threads"))
+    module = scene_module(batch.scene)
+    rows = []
+    # One case after the other with run_scene. With dem.run_worlds this loop becomes one call for the
+    # whole batch (one world per case); the per-case response below stays as it is.
+    for case_id, overrides in batch.cases:
+        t0 = time.perf_counter()
+        try:
+            scene = build_scene(module, batch.fixed | overrides)
+            status, message = "ok", ""
+            try:
+                res = run_scene(scene, progress=False, plots=False)
+            except SimulationUnstable as e:
+                res, status, message = e.result, "unstable", str(e)
+            angle = _overturn_angle(o, scene.info["alpha_rad"])
+            resp = dem_response(res.history, scene.info, angle, res.summary.get("max_energy_error", math.nan))
+            if status == "unstable" and resp["overturned"] and resp["overturn_time_s"] < res.history["t"][-1]:
+                # the run broke down after the body had fallen past θ_ov (a toppled pier hitting the base):
+                # the outcome is known, the instability is noted
+                status = "ok"
+            rows.append({"case_id": case_id, "status": status, "message": message} | resp
+                        | {"wall_time_s": time.perf_counter() - t0})
+        except (ValueError, ArithmeticError) as e:
+            rows.append(_error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0))
+    return rows
+
+
+# -------------------------------------------------------------------------------------------- rigid ---
+def _rigid_reference(batch: Batch, params: dict) -> dict:
+    """The scene's rigid reference for these parameters (built once per process and parameter set)."""
+    import json
+
+    key = (batch.scene, json.dumps(params, sort_keys=True, default=str), batch.options.get("rigid_geometry"))
+    cache = _PROCESS["rigid"]
+    if key not in cache:
+        from ..scene import build_scene
+
+        scene = build_scene(scene_module(batch.scene), params)  # the Eq. 42 default motion: geometry only
+        ref = dict(scene.info["rigid_reference"])
+        ref["alpha_nominal"] = float(scene.info["alpha_rad"])
+        ref["delay"] = float(scene.info.get("shaking_delay_s", 0.0))
+        if batch.options.get("rigid_geometry", "nominal") == "edge":
+            from validation.cases.common import pivot_geometry
+
+            geo = pivot_geometry(scene.model, 0)
+            nominal = geo.__class__(0.5 * ref["width"], 0.5 * ref["height"], 0.0, geo.mass, geo.inertia_g, geo.g)
+            ref["p"] *= geo.p / nominal.p  # the frame's p̄ scales with its piers' p
+            ref["alpha"] = geo.alpha
+        cache[key] = ref
+    return cache[key]
+
+
+def _rigid_batch(batch: Batch) -> list[dict]:
+    from validation.rocking.batch import solve_batch
+    from validation.rocking.block import RockingBlock, resolve_restitution
+
+    from ..scene import resolve_params
+    from ..scene_tools import RECORD_PARAMS, base_signal, shaking_direction
+
+    o = batch.options
+    module = scene_module(batch.scene)
+    dt = float(o.get("rigid_dt") or 0.01)
+    rows: dict[str, dict] = {}
+    groups: dict[str, list] = {}
+    for case_id, overrides in batch.cases:
+        t0 = time.perf_counter()
+        try:
+            p = resolve_params(module.PARAMS, batch.fixed | overrides)
+            geometry = {k: v for k, v in (batch.fixed | overrides).items() if k not in RECORD_PARAMS}
+            ref = _rigid_reference(batch, geometry)
+            sig, _ = base_signal(p, module.PARAMS)
+            along_x = shaking_direction(p)[0]
+            n = int(round(p["t_end"] / dt)) + 1
+            t = np.arange(n) * dt - ref["delay"]
+            acc = np.where(t >= 0.0, sig.acceleration(np.maximum(t, 0.0)), 0.0) * along_x
+            groups.setdefault(repr(sorted(ref.items())), []).append((case_id, ref, acc, p["t_end"],
+                                                                      time.perf_counter() - t0))
+        except (ValueError, ArithmeticError) as e:
+            rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
+    for members in groups.values():
+        t0 = time.perf_counter()
+        ref = members[0][1]
+        restitution = o.get("restitution")
+        e = resolve_restitution(ref["alpha"], restitution if restitution is not None else ref["restitution"])
+        block = RockingBlock(ref["alpha"], ref["p"], e, ref["g"])
+        accels = np.stack([m[2] for m in members])
+        angle = _overturn_angle(o, ref["alpha_nominal"])
+        try:
+            res = solve_batch(block, accels, dt, max(m[3] for m in members), overturn_angle=angle)
+        except (ValueError, ArithmeticError):
+            for m in members:
+                rows[m[0]] = _error_row(m[0], traceback.format_exc(limit=1).strip().splitlines()[-1], 0.0)
+            continue
+        share = (time.perf_counter() - t0) / len(members)  # the batch's solve time, shared evenly
+        for i, (case_id, _, _, _, prep) in enumerate(members):
+            resp = rigid_response(res.theta[i], bool(res.overturned[i]), float(res.overturn_time[i]),
+                                  ref["alpha_nominal"], ref["width"])
+            rows[case_id] = {"case_id": case_id, "status": "ok", "message": ""} | resp | {"wall_time_s": prep + share}
+    return [rows[c] for c, _ in batch.cases]
