@@ -232,10 +232,11 @@ class Simulation:
         counts[:, LY.CT_FORCE_REBUILD] = 1
         self.contacts.counts.from_numpy(counts)
 
-    def rebuild_pairs(self, worlds) -> None:
-        """Host broad phase between bodies (pair_search.py) for the given worlds: new candidate pairs with
-        their carried-over shear history, motion bounds reset, stepping resumed."""
-        worlds = [int(w) for w in np.atleast_1d(worlds) if self.models[int(w)].clump_count > 1]
+    def rebuild_pairs(self, worlds=None) -> None:
+        """Host broad phase between bodies (pair_search.py) for the given worlds (default: all): new candidate
+        pairs with their carried-over shear history, motion bounds reset, stepping resumed."""
+        worlds = range(self.world_count) if worlds is None else np.atleast_1d(worlds)
+        worlds = [int(w) for w in worlds if self.models[int(w)].clump_count > 1]
         if not worlds:
             return
         c, dm = self.contacts, self.device_model
