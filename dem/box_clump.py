@@ -101,7 +101,8 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
     less than R + spacing/2 (interior spheres of an overlapping lattice are covered by others).
     """
     check_box(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
-              top_zone=top_zone, spacing_ratio=spacing_ratio)  # refuses a packing too large for the memory
+              top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges,
+              zone_step=zone_step)  # refuses a packing too large for the memory
     for name, v in (("width", width), ("height", height), ("thickness", thickness), ("r_core", r_core)):
         if not (np.isfinite(v) and v > 0):
             raise ValueError(f"{name} must be > 0 [m], got {v}")

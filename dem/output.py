@@ -121,6 +121,10 @@ def read_csv(path: Path) -> dict[str, np.ndarray]:
     body = lines[1:]
     if not body:
         return {k: np.zeros(0) for k in names}
+    for i, line in enumerate(body, start=2):
+        # np.loadtxt would skip a blank line, and float() takes '1_0' (PEP 515) as 10: neither is written here
+        if not line or "_" in line:
+            raise CorruptFileError(f"{what}: line {i} is {'empty' if not line else 'damaged'} (corrupted)")
     try:
         data = np.loadtxt(io.StringIO("\n".join(body)), delimiter=",", ndmin=2, dtype=float, comments=None)
     except ValueError:

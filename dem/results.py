@@ -26,6 +26,7 @@ from .output import CorruptFileError, read_csv
 from .vtk_output import PARTS, PVD_NAME, VTK_DIR
 
 _PVD_ATTRIBUTES = {"timestep", "group", "part", "name", "file"}
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _FRAME_FILE = re.compile(rf"{VTK_DIR}/({'|'.join(PARTS)})_[0-9]{{6}}\.vtu")
 _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "Int32": np.int32,
               "Int16": np.int16, "Int8": np.int8, "UInt64": np.uint64, "UInt32": np.uint32, "UInt8": np.uint8}
@@ -50,10 +51,16 @@ def read_pvd(path: Path | str) -> list[dict]:
             # what dem.vtk_output writes, and nothing else: a damaged attribute must not read as a default
             if not {"timestep", "file"} <= set(ds.keys()) <= _PVD_ATTRIBUTES:
                 raise ValueError(f"a DataSet has the attributes {sorted(ds.keys())}")
-            t = float(ds.get("timestep", "0"))
+            text = ds.get("timestep", "0")
+            if not _NUMBER.fullmatch(text.strip()):  # float() would take '0_01' (PEP 515) as 1.0
+                raise ValueError(f"a DataSet has timestep {text!r}, not a number")
+            t = float(text)
             if not np.isfinite(t):
                 raise ValueError(f"a DataSet has timestep {t}")
-            out.append({"t": t, "part": int(ds.get("part", "0") or 0),
+            part = ds.get("part", "0") or "0"
+            if not part.strip().isdigit():
+                raise ValueError(f"a DataSet has part {part!r}, not a whole number")
+            out.append({"t": t, "part": int(part),
                         "name": ds.get("name", ""), "file": (path.parent / ds.get("file", "")).resolve()})
     except (ET.ParseError, ValueError, TypeError) as e:
         raise CorruptFileError(f"{path} is not a readable ParaView collection (.pvd): {e} (truncated or "

@@ -39,17 +39,20 @@ def allow_large(allowed: bool = True):
         _allow["large"] = old
 
 
-def _axis_count(length: float, radius: float, spacing: float) -> float:
+def _axis_count(length: float, radius: float, spacing: float, centred: bool = False,
+                step: float | None = None) -> float:
     """Spheres along one axis, as dem.box_clump._axis places them (a float: counts can exceed 2⁶³)."""
-    span = length - 2.0 * radius
+    span = length if centred else length - 2.0 * radius
     if span <= 1e-12:
         return 1.0
+    if step is not None:
+        return float(round(span / step)) + 1.0
     return max(1.0, math.ceil(span / spacing - 1e-9) + 1.0)
 
 
 def box_sphere_count(width: float, height: float, thickness: float, *, r_core: float, r_base: float | None = None,
                      r_top: float | None = None, base_zone: float = 0.0, top_zone: float = 0.0,
-                     spacing_ratio: float = 0.75) -> float | None:
+                     spacing_ratio: float = 0.75, edges: str = "true", zone_step=None) -> float | None:
     """Spheres dem.box_clump.box_clump would place for these arguments (same zones and lattices), without
     allocating them; None when the arguments are not valid numbers (box_clump itself then says why)."""
     r_base = r_core if r_base is None else r_base
@@ -61,21 +64,25 @@ def box_sphere_count(width: float, height: float, thickness: float, *, r_core: f
     except (TypeError, ValueError):
         return None
 
-    def zone(z_lo: float, z_hi: float, r: float) -> float:
+    centred = edges == "true"
+    steps = (None, None) if zone_step is None else tuple(zone_step)
+
+    def zone(z_lo: float, z_hi: float, r: float, step=(None, None)) -> float:
         s = spacing_ratio * 2.0 * r
-        return _axis_count(width, r, s) * _axis_count(thickness, r, s) * _axis_count(z_hi - z_lo, r, s)
+        return (_axis_count(width, r, s, centred, step[0]) * _axis_count(thickness, r, s, centred, step[1])
+                * _axis_count(z_hi - z_lo, r, s))
 
     h2 = height / 2.0
     lo, hi = -h2 + base_zone, h2 - top_zone
     n = 0.0
     if base_zone > 0:
-        n += zone(-h2, lo, r_base)
+        n += zone(-h2, lo, r_base, steps)
         lo = max(lo - r_core, -h2)
     if top_zone > 0:
-        n += zone(hi, h2, r_top)
+        n += zone(hi, h2, r_top, steps)
         hi = min(hi + r_core, h2)
     if hi - lo >= 2 * r_core:
-        n += zone(lo, hi, r_core)
+        n += zone(lo, hi, r_core, steps if base_zone == 0 and top_zone == 0 else (None, None))
     return n
 
 
@@ -127,8 +134,12 @@ def check_sphere_count(count: float | None, what: str) -> None:
 
 
 def check_box(width, height, thickness, *, r_core, r_base=None, r_top=None, base_zone=0.0, top_zone=0.0,
-              spacing_ratio=0.75) -> None:
+              spacing_ratio=0.75, edges="true", zone_step=None) -> None:
     """:func:`check_sphere_count` for a box packing (called by dem.box_clump.box_clump before it allocates)."""
-    n = box_sphere_count(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
-                         top_zone=top_zone, spacing_ratio=spacing_ratio)
+    try:
+        n = box_sphere_count(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top,
+                             base_zone=base_zone, top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges,
+                             zone_step=zone_step)
+    except (TypeError, ValueError, ZeroDivisionError):
+        n = None  # box_clump says what is wrong
     check_sphere_count(n, f"a {width:g} × {height:g} × {thickness:g} m box packing")

@@ -1,6 +1,6 @@
 """Two stacked granite blocks on a base shaken by a ground-motion record (a custom scene).
 
-A 0.32 × 0.9 × 0.32 m block (width × height × thickness) stands on the base; a 0.2 × 0.6 × 0.2 m block
+A 0.33 × 0.9 × 0.33 m block (width × height × thickness) stands on the base; a 0.21 × 0.63 × 0.21 m block
 stands on it, put there by ``ModelBuilder.place_on`` so that the lower block's top lattice and the upper
 block's bottom lattice are in register (both faces have 10 mm spheres on the same 15 mm grid). The base
 rests for ``settle`` seconds, then follows the record along x. Recorded: both blocks' rocking angles
@@ -31,10 +31,10 @@ HERE = Path(__file__).resolve().parent
 PARAMS = {
     "record": Param(str(HERE / "data" / "synthetic_motion.AT2"), "ground acceleration record (PEER .AT2, in g)"),
     "scale": Param(1.0, "factor on the record's accelerations", "", low=0),
-    "lower_width": Param(0.32, "lower block width (x) and thickness (y)", "m", low=0, low_open=True),
+    "lower_width": Param(0.33, "lower block width (x) and thickness (y)", "m", low=0, low_open=True),
     "lower_height": Param(0.9, "lower block height", "m", low=0, low_open=True),
-    "upper_width": Param(0.2, "upper block width (x) and thickness (y)", "m", low=0, low_open=True),
-    "upper_height": Param(0.6, "upper block height", "m", low=0, low_open=True),
+    "upper_width": Param(0.21, "upper block width (x) and thickness (y)", "m", low=0, low_open=True),
+    "upper_height": Param(0.63, "upper block height", "m", low=0, low_open=True),
     "density": Param(2650.0, "granite density", "kg/m^3", low=0, low_open=True),
     "mu": Param(0.7, "friction coefficient (granite on granite)", "", low=0),
     "beta": Param(0.15, "normal and shear critical-damping ratio", "", low=0, high=1),

@@ -88,7 +88,8 @@ def _check_outcome(code: int, err: str, out: Path, t_end_given: str | None) -> N
 
 
 @pytest.mark.timeout(900)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(derandomize=True, max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(options=st.one_of(good, wild))
 def test_run_options_end_in_a_clean_run_or_one_error_line(ti_cpu, capsys, options):
@@ -138,7 +139,9 @@ def good_folder(postproc_run, tmp_path_factory):
 
 
 @pytest.mark.timeout(600)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# derandomize: the same examples every run, so CI does not pass or fail by the draw
+@settings(derandomize=True, max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_damaged_history_is_refused_or_read_exactly(good_folder, data):
     raw = (good_folder / "history.csv").read_bytes()
@@ -160,7 +163,8 @@ def test_damaged_history_is_refused_or_read_exactly(good_folder, data):
 
 
 @pytest.mark.timeout(600)
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(derandomize=True, max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_truncated_frames_are_refused_or_read_exactly(good_folder, data):
     res = load_results(good_folder)
@@ -182,7 +186,8 @@ def test_truncated_frames_are_refused_or_read_exactly(good_folder, data):
         assert all(np.array_equal(got.point_data[n], want.point_data[n]) for n in want.point_data)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(derandomize=True, max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_damaged_collection_is_refused_or_read_exactly(good_folder, data):
     raw = (good_folder / "run.pvd").read_bytes()

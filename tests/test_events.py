@@ -23,23 +23,24 @@ G = 9.81
 
 def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
     """(Was: a block released past its tipping angle fell off the base and tumbled in free fall with status
-    ok.) The coarse Peña block (r1 = 10 mm) tips over its edge spheres at atan((b − r1)/(h/2 − r1)) = 13.2°:
-    released from rest at 13.0° it rocks back (no event; |θ| never exceeds 13.0°, energy), at 13.4° it
-    overturns: flagged at once, then it falls off the base and leaves the domain, where the run stops."""
-    alpha = math.degrees(tipping_angle(0.125, 0.5, 0.01))
-    assert 13.0 < alpha < 13.4
+    ok.) The coarse Peña block (r1 = 10 mm, edge spheres centred on its side faces) tips over them at
+    atan(b/(h/2 − r1)) = 14.31°: released from rest at 14.1° it rocks back (no event; |θ| never exceeds 14.1°,
+    energy), at 14.5° it overturns: flagged at once, then it falls off the base and leaves the domain, where
+    the run stops."""
+    alpha = math.degrees(tipping_angle(0.125 + 0.01, 0.5, 0.01))  # edge sphere centre on the side face
+    assert 14.1 < alpha < 14.5
     below, above = tmp_path / "below", tmp_path / "above"
-    assert main(["run", *PENA_COARSE, "theta0_deg=13.0", "--t-end", "1.0", *QUIET, "--out", str(below)]) == 0
+    assert main(["run", *PENA_COARSE, "theta0_deg=14.1", "--t-end", "1.0", *QUIET, "--out", str(below)]) == 0
     s = strict_json(below / "summary.json")
     assert s["status"] == "ok" and s["events"] == []
-    assert np.max(np.abs(read_csv(below / "history.csv")["theta_deg"])) <= 13.0 + 1e-9
+    assert np.max(np.abs(read_csv(below / "history.csv")["theta_deg"])) <= 14.1 + 1e-9
 
-    assert main(["run", *PENA_COARSE, "theta0_deg=13.4", "--t-end", "4.0", *QUIET, "--out", str(above)]) == 0
+    assert main(["run", *PENA_COARSE, "theta0_deg=14.5", "--t-end", "4.0", *QUIET, "--out", str(above)]) == 0
     err = capsys.readouterr().err
     s = strict_json(above / "summary.json")
     kinds = [e["event"] for e in s["events"]]
     assert s["status"] == "stopped" and s["stopped_by"]["event"] == "left_domain" and kinds[0] == "overturn"
-    assert s["events"][0]["t"] <= 2e-4 and "past its overturning angle 13.2°" in s["events"][0]["detail"]
+    assert s["events"][0]["t"] <= 2e-4 and "past its overturning angle 14.3°" in s["events"][0]["detail"]
     hist = read_csv(above / "history.csv")
     # the run ends at the record where the block left the domain (z < −1 m): history ends there too
     assert hist["t"][-1] == pytest.approx(s["stopped_by"]["t"]) == pytest.approx(s["t_end"])

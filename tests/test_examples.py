@@ -28,10 +28,10 @@ def run(args: list[str], tmp_path: Path) -> str:
 
 
 def test_stacked_blocks_scene(tmp_path):
-    """The custom scene, from Python: the joint is in register (13 × 13 columns of the upper block's 10 mm
+    """The custom scene, from Python: the joint is in register (15 × 15 columns of the upper block's 10 mm
     spheres on the lower block's top lattice) and, once loaded, carries the upper block's weight."""
     out = run([str(EXAMPLES / "stacked_blocks.py"), "--t-end", "0.3", "--out", "run"], tmp_path)
-    assert "joint: 169 sphere pairs in register at t = 0" in out
+    assert "joint: 225 sphere pairs in register at t = 0" in out
     # at 0.3 s the base has moved for 0.2 s at under 0.01 g: the joint carries the upper block's weight (the
     # record's acceleration then, < 1 % of g, is the tolerance's share)
     ratio = float(re.search(r"V ÷ upper weight ([\d.]+) at the end", out).group(1))
@@ -54,4 +54,4 @@ def test_read_results(tmp_path):
     out = run([str(EXAMPLES / "read_results.py"), "run", "--run-first", "--t-end", "0.3"], tmp_path)
     m = re.search(r"Σ F_z of the exported contacts ([-\d.e+]+) N, interface probe joint_V ([-\d.e+]+) N", out)
     assert m and float(m.group(1)) == pytest.approx(float(m.group(2)), rel=1e-5)  # printed to 6 digits
-    assert "169 between the blocks" in out and "joint contacts as line cells" in out
+    assert "225 between the blocks" in out and "joint contacts as line cells" in out

@@ -33,8 +33,10 @@ def _stack(dem, mode: str, *, mu=0.5):
     from dem.scene_tools import resting_height
 
     mat = _material(dem, mu)
-    lower_t = dem.box_clump(LOWER_W, HEIGHT, LOWER_W, r_core=0.02, r_top=R_SMALL, top_zone=0.03)
-    upper_t = dem.box_clump(UPPER_W, HEIGHT, UPPER_W, r_core=0.02, r_base=R_SMALL, base_zone=0.03)
+    # edges="rounded": the lattices of the module docstring (18 and 15 spacings between outer rows tangent to
+    # the faces); with edge-true blocks the same widths give other spacings, and this test is about place_on
+    lower_t = dem.box_clump(LOWER_W, HEIGHT, LOWER_W, r_core=0.02, r_top=R_SMALL, top_zone=0.03, edges="rounded")
+    upper_t = dem.box_clump(UPPER_W, HEIGHT, UPPER_W, r_core=0.02, r_base=R_SMALL, base_zone=0.03, edges="rounded")
     b = dem.ModelBuilder()
     lo = b.add_clump(lower_t, material=mat, position=(0, 0, HEIGHT / 2), name="lower")
     xy = ALIGNED if mode == "hand" else OFFSET
