@@ -89,8 +89,7 @@ def _check_outcome(code: int, err: str, out: Path, t_end_given: str | None) -> N
 
 @pytest.mark.timeout(900)
 @settings(derandomize=True, max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(options=st.one_of(good, wild))
 def test_run_options_end_in_a_clean_run_or_one_error_line(ti_cpu, capsys, options):
     sets, dt, t_end, record_dt, threads, force = (options[k] for k in ("sets", "dt", "t_end", "record_dt",
