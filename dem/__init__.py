@@ -36,6 +36,7 @@ from .walls import WallMotion  # noqa: E402
 _LAZY = {
     "Model": "model", "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run",
     "init": "runtime", "Simulation": "solver", "estimate_critical_timestep": "timestep",
+    "Worlds": "worlds", "build_worlds": "worlds", "run_worlds": "worlds",
 }
 
 
@@ -55,6 +56,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunResult", "Scene",
-    "Simulation", "SimulationUnstable", "WallMotion", "box_clump", "build_scene", "estimate_critical_timestep",
-    "init", "run_scene", "single_sphere", "spheres",
+    "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "box_clump", "build_scene", "build_worlds",
+    "estimate_critical_timestep", "init", "run_scene", "run_worlds", "single_sphere", "spheres",
 ]

@@ -217,9 +217,10 @@ def run_arrays(ckpt: Checkpoint) -> dict[str, np.ndarray]:
     return {k[len("run:"):]: v for k, v in ckpt.arrays.items() if k.startswith("run:")}
 
 
-def check_matches(ckpt: Checkpoint, model, *, dt: float, record_every: int, precision: str) -> None:
+def check_matches(ckpt: Checkpoint, model, *, dt: float, record_every: int, precision: str,
+                  world: int | None = None) -> None:
     """Refuse (CheckpointMismatch, with the reason) a checkpoint written by other code, for another model,
-    or with other settings."""
+    or with other settings. ``world``: the model is that world of a batch's checkpoint."""
     m = ckpt.meta
     where = ckpt.path or "the checkpoint"
     code = code_version()
@@ -227,8 +228,10 @@ def check_matches(ckpt: Checkpoint, model, *, dt: float, record_every: int, prec
         raise CheckpointMismatch(f"--resume: {where} was written by dem {m.get('code_version')}, this is dem {code}: "
                                  "a different code version can give different numbers; rerun from the start")
     mh = model_hash(model)
-    if m.get("model_hash") != mh:
-        raise CheckpointMismatch(f"--resume: {where} belongs to another model (model hash {m.get('model_hash')}, "
+    saved = m.get("model_hash") if world is None else (m.get("model_hashes") or [None] * (world + 1))[world]
+    if saved != mh:
+        what = "another model" if world is None else f"another model in world {world}"
+        raise CheckpointMismatch(f"--resume: {where} belongs to {what} (model hash {saved}, "
                                  f"this scene builds {mh}): the scene file or its parameters changed")
     run = m["run"]
     for key, now in (("dt", dt), ("record_every", record_every), ("precision", precision)):

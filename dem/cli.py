@@ -71,6 +71,16 @@ def _add_run(sub):
     p.add_argument("--checkpoint-every", type=float, default=None, metavar="S",
                    help="write a checkpoint every S simulated seconds (default: every minute of wall time, and "
                         "always at the end)")
+    p.add_argument("--vary", nargs="+", action="extend", default=[], metavar="KEY=V1,V2,...",
+                   help="run a batch of worlds, one per combination of these values (Cartesian product of every "
+                        "--vary), stepped together (dem.worlds); each world writes a folder in --out, with "
+                        "worlds.csv beside them")
+    p.add_argument("--worlds", type=int, default=None, metavar="N",
+                   help="number of worlds in the batch: N copies of the scene, or the size of the --vary grid")
+    p.add_argument("--parallel", action="store_true",
+                   help="the block path (one thread block per world, body pairs searched on the device), the "
+                        "default on GPU backends; on the CPU one thread per world, to check it against the serial "
+                        "path")
     p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=["overturn", "left_domain",
                    "sliding", "none"], help="end the run at the first of these events: overturn, left_domain, "
                    "sliding, or none (default: the scene's choice, left_domain)")
@@ -92,7 +102,8 @@ def _cmd_run(a) -> int:
 
 # options a resumed run takes from its checkpoint, with their defaults
 _FIXED_ON_RESUME = {"scene": None, "sets": [], "dt": None, "record_dt": None, "out": None, "explicit_damping": False,
-                    "no_sleep": False, "vtk": False, "vtk_every": None, "vtk_fps": None, "vtk_all_spheres": False}
+                    "no_sleep": False, "vtk": False, "vtk_every": None, "vtk_fps": None, "vtk_all_spheres": False,
+                    "vary": [], "worlds": None, "parallel": False}
 
 
 def _number(value, name: str, *, allow_auto: bool = False):
@@ -136,6 +147,8 @@ def _run(a) -> int:
         module = load_scene_module(a.scene)
         # parameters are checked before Taichi starts or anything is built
         resolve_params(module.PARAMS, overrides, scene=Path(a.scene).stem)
+        if a.vary or a.worlds is not None:
+            return _run_batch(a, module, overrides, dt, t_end, record_dt, ckpt_every, stop_on)
         if a.vtk_every is not None and a.vtk_every < 1:
             raise ValueError(f"--vtk-every must be >= 1, got {a.vtk_every}")
         if a.vtk_fps is not None and not (math.isfinite(a.vtk_fps) and a.vtk_fps > 0):
@@ -158,7 +171,8 @@ def _run(a) -> int:
         result = run_scene(scene, t_end=t_end, dt=dt, out_dir=out, record_dt=record_dt, force=a.force,
                            progress=not a.no_progress and sys.stderr.isatty(),
                            implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
-                           frame_dt=frame_dt, frame_writer=writer, checkpoint_every=ckpt_every, stop_on=stop_on)
+                           frame_dt=frame_dt, frame_writer=writer, checkpoint_every=ckpt_every, stop_on=stop_on,
+                           parallel=True if a.parallel else None)
     except ValueError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 2
@@ -177,6 +191,66 @@ def _run(a) -> int:
         return 128 + e.signum
     _report(result.summary, result.out_dir)
     return 0
+
+
+def _run_batch(a, module, common, dt, t_end, record_dt, ckpt_every, stop_on) -> int:
+    """``dem run SCENE --vary KEY=V1,V2,... [--worlds N]``: a batch of worlds (dem.worlds)."""
+    from . import runtime
+    from .preflight import check_out_dir
+    from .run import RunInterrupted, RunOutputError
+    from .scene import resolve_params
+    from .sizing import allow_large
+    from .worlds import build_worlds, parse_vary, run_worlds, world_overrides
+
+    name = getattr(module, "NAME", Path(a.scene).stem)
+    vary = parse_vary(a.vary)
+    for key, values in vary.items():
+        if key in common:
+            raise ValueError(f"--vary {key} and --set {key} both given; vary it or set it")
+        for v in values:  # every value checked (name and range) before anything is built
+            resolve_params(module.PARAMS, {**common, key: v}, scene=name)
+    overrides = world_overrides(vary=vary, count=a.worlds)
+    if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
+        raise ValueError("ParaView frames (--vtk...) are written for single runs; run one world of the batch "
+                         "alone for its frames")
+    out = Path(a.out) if a.out else Path("runs") / f"{name}_worlds"
+    check_out_dir(out)
+    runtime.init(a.arch, a.precision, threads=a.threads)
+    try:
+        with allow_large(a.force):
+            worlds = build_worlds(module, overrides, common=common)
+        results = run_worlds(worlds, out_dir=out, t_end=t_end, dt=dt, record_dt=record_dt, force=a.force,
+                             progress=not a.no_progress and sys.stderr.isatty(),
+                             implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
+                             checkpoint_every=ckpt_every, stop_on=stop_on, parallel=True if a.parallel else None)
+    except RunOutputError as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 1
+    except RunInterrupted as e:
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
+        return 128 + e.signum
+    _report_batch(results, out)
+    return 0
+
+
+def _report_batch(results, out) -> None:
+    """One line per world (up to 8 worlds), then the batch: worlds by status, throughput, where."""
+    from collections import Counter
+
+    if len(results) <= 8:
+        for r in results:
+            print(summary_line(r.summary, r.out_dir))
+    s = results[0].summary
+    steps = max(r.summary["steps"] for r in results)
+    wall = s["wall_time_s"]
+    world_steps = sum(r.summary["steps"] for r in results)
+    tally = ", ".join(f"{n} {k}" for k, n in Counter(r.summary["status"] for r in results).items())
+    print(f"{s['scene']}: {len(results)} worlds ({tally}), {steps:,} steps of {s['dt']:.3g} s in {wall:.2f} s wall "
+          f"({world_steps / wall if wall > 0 else 0:.3g} world-steps/s); output in {out} (worlds.csv, one folder "
+          "per world)")
+    for r in results:
+        for w in r.summary.get("warnings", []):
+            print(f"dem: warning: world {r.summary.get('world', 0)}: {w}", file=sys.stderr)
 
 
 def _one_line(e: BaseException) -> str:
@@ -227,9 +301,22 @@ def _resume(a, t_end, ckpt_every, stop_on) -> int:
     if not source or not Path(source).exists():
         raise ValueError(f"--resume: the scene file of the checkpoint ({source}) is gone")
     runtime.init(run["arch"], run["precision"], threads=a.threads)
+    out = Path(a.resume)
+    if ck.meta.get("worlds"):  # a batch of worlds: rebuild each, go on together
+        from .worlds import Worlds, run_worlds
+
+        worlds = ck.meta["worlds"]
+        with allow_large(True):
+            scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
+        batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
+        results = run_worlds(batch, out_dir=out, t_end=t_end, progress=not a.no_progress and sys.stderr.isatty(),
+                             plots=not a.no_plots, parallel=run.get("parallel"), resume=ck, check_memory=False,
+                             checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
+                             stop_on=stop_on if stop_on is not None else run["stop_on"])
+        _report_batch(results, out)
+        return 0
     with allow_large(True):  # it was built before
         scene = build_scene(load_scene_module(source), sc["params"])
-    out = Path(a.resume)
     writer = None
     if run["frames"]:
         from .vtk_output import VtkWriter
@@ -241,7 +328,8 @@ def _resume(a, t_end, ckpt_every, stop_on) -> int:
     result = run_scene(scene, t_end=t_end, out_dir=out, progress=not a.no_progress and sys.stderr.isatty(),
                        plots=not a.no_plots, frame_dt=run["frame_dt"], frame_writer=writer,
                        checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
-                       stop_on=stop_on if stop_on is not None else run["stop_on"], resume=ck)
+                       stop_on=stop_on if stop_on is not None else run["stop_on"], resume=ck,
+                       parallel=run.get("parallel"))
     _report(result.summary, result.out_dir)
     return 0
 

@@ -190,6 +190,7 @@ class Simulation:
         self.diag = Diagnostics(self.device_model, rows)
         self.layouts = self.diag.layouts
         self._pack_cache = None
+        self.halted = np.zeros(self.world_count, bool)  # worlds that take no more steps (halt)
         self.reset()
 
     # ------------------------------------------------------------------ single-world conveniences
@@ -207,6 +208,15 @@ class Simulation:
     def pair_rebuilds(self) -> int:
         """Body-pair searches so far, host and device (summed over the worlds)."""
         return int(self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
+
+    def world_view(self, w: int) -> "WorldView":
+        """What the host needs to read world w's record rows: its model, record layout and the run's Δt."""
+        return WorldView(self.models[w], self.layouts[w], self.dt, self.implicit_damping, self.record_every)
+
+    def halt(self, w: int) -> None:
+        """World w takes no more steps (its run stopped: an instability or a stopping event); the other
+        worlds go on. advance() returns no rows for it from now on."""
+        self.halted[int(w)] = True
 
     @property
     def uses_pairs(self) -> bool:
@@ -399,8 +409,8 @@ class Simulation:
         n0 = self.state.step
         skip = np.zeros(W, bool)
         if last_rows is not None and n_steps:
-            skip = self.quiescent_worlds() & np.array([r is not None for r in last_rows])
-        remaining = np.where(skip, 0, n_steps).astype(np.int64)
+            skip = self.quiescent_worlds() & np.array([r is not None for r in last_rows]) & ~self.halted
+        remaining = np.where(skip | self.halted, 0, n_steps).astype(np.int64)
         done_total = np.zeros(W, np.int64)
         while np.any(remaining > 0):
             step_w = n0 + done_total
@@ -445,6 +455,15 @@ class Simulation:
 
         scatter(self, saved)
         self._pack_cache = None
+
+
+class WorldView:
+    """One world of a Simulation as the host reads its records: ``model``, ``layout``, ``dt`` [s],
+    ``implicit_damping``, ``record_every``."""
+
+    def __init__(self, model, layout, dt, implicit_damping, record_every):
+        self.model, self.layout, self.dt = model, layout, dt
+        self.implicit_damping, self.record_every = implicit_damping, record_every
 
 
 def _moves_after(wall, t: float) -> bool:

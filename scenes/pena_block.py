@@ -36,12 +36,14 @@ from dem.events import EventSpec, block_watch
 from dem.materials import DAMPING_MASSES
 from dem.probes import (
     AngularVelocity,
+    BodyMotion,
     ContactForceRatio,
     ForceProfile,
     GroupForceRatio,
     Interface,
     RockingAngle,
 )
+from dem.scene_tools import rocking_body
 
 NAME = "pena_block"
 G = 9.81
@@ -126,9 +128,13 @@ def build(p: dict) -> Scene:
         GroupForceRatio("force_ratio_right", right, weight),
         Interface("base", iface, c, tuple(bottom_center), w, weight),
         ForceProfile("width", bins, xs, weight),
+        BodyMotion("block", c),
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
+    # what a batch of worlds or a sweep reads about the rocking block (dem.worlds, dem.sweep.response)
+    info["rocking_bodies"] = [rocking_body("theta_deg", "block", width=w, height=h, edge_radius=p["r_base"],
+                                           edges=p["edges"])]
     # events: overturning past the tipping angle about the edge spheres (the base does not move), leaving
     # the base facet, sliding; the domain reaches a block height beyond the facet (a block that falls off
     # leaves it within about half a second)
