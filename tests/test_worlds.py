@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.builders import block_on_floor, tilted_stack
+from tests.builders import block_on_floor, colliding_boxes, tilted_stack
 from tests.test_backends import AGREEMENT, _compare
 
 PENA_COARSE = {"r_base": 0.01, "r_core": 0.04}
@@ -140,18 +140,6 @@ def test_device_pair_search_finds_what_the_host_search_finds(ti_cpu):
         assert _compare(rs[k], rb[k]) < AGREEMENT, f"world {k}"
 
 
-def _colliding_boxes(dem, *, gap=0.006, speed=1.0):
-    """Two 20 mm boxes of 2 mm spheres flying face to face at ±speed [m/s] from `gap` [m] apart, no gravity:
-    when they meet, ~50 sphere pairs are within the skin at once."""
-    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5, damping_normal=0.1)
-    tpl = dem.box_clump(0.02, 0.02, 0.02, r_core=0.002)
-    b = dem.ModelBuilder(gravity=(0.0, 0.0, 0.0))
-    for sign in (-1.0, 1.0):
-        b.add_clump(tpl, material=mat, mass=0.02, position=(sign * (0.01 + gap / 2), 0, 0),
-                    velocity=(-sign * speed, 0, 0))
-    return b.finalize()
-
-
 def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     """A device pair list with room for one pair overflows when the two boxes meet: that world stops, the
     host grows the lists and searches, and the run goes on as one that had room from the start."""
@@ -160,7 +148,7 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
 
     from dem import layout
 
-    models = [_colliding_boxes(dem)]
+    models = [colliding_boxes(dem)]
     ref = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True).advance(600)[0]
     sim = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True)
     c = sim.contacts
