@@ -334,21 +334,11 @@ class Model:
         cl_body, cl_range = [], []
         self.hull_start = np.zeros(self.clump_count + 1, np.int64)
         for c, cs in enumerate(self.clumps):
-            h = np.flatnonzero(cs.template.hull)
-            off = cs.offsets[h]
-            rad = cs.template.radii[h]
-            cell = CLUSTER_CELL_RADII * rad.min()
-            key = np.floor(off / cell).astype(np.int64)
-            order = np.lexsort((key[:, 2], key[:, 1], key[:, 0]))
-            h, off, rad, key = h[order], off[order], rad[order], key[order]
-            starts = np.flatnonzero(np.r_[True, np.any(key[1:] != key[:-1], axis=1)])
-            ends = np.r_[starts[1:], len(h)]
+            h, off, rad, clusters = _hull_layout(cs.template, cs.mass_props.center)
             base = int(self.hull_start[c])
-            for a, e in zip(starts, ends):
-                center = 0.5 * (off[a:e].min(0) + off[a:e].max(0))
-                radius = float(np.max(np.linalg.norm(off[a:e] - center, axis=1) + rad[a:e]))
-                cl_body.append([*center, radius])
-                cl_range.append([base + a, e - a, c, 0])
+            for center_radius, a, n in clusters:
+                cl_body.append(center_radius)
+                cl_range.append([base + a, n, c, 0])
             body.append(np.column_stack([off, rad]))
             tags = b._group_tags[c]
             info.append(np.column_stack([np.full(len(h), c), np.full(len(h), cs.material), tags[0][h], tags[1][h]]))
@@ -456,3 +446,35 @@ class Model:
                     offset += cs.template.sphere_count
             setattr(self, key, out)
         return getattr(self, key)
+
+
+_LAYOUTS: dict = {}  # (id(template), centre of mass) -> (template, layout): a batch of worlds shares templates
+
+
+def _hull_layout(template: ClumpTemplate, center: np.ndarray):
+    """A template's hull spheres in cluster order (body-frame cells of CLUSTER_CELL_RADII smallest radii) for
+    a centre of mass `center` [m]: (template indices, offsets from the centre [m], radii [m], clusters as
+    ([centre x, y, z, bounding radius] [m], first sphere, sphere count)). Cached per template and centre."""
+    key = (id(template), np.asarray(center, float).tobytes())
+    hit = _LAYOUTS.get(key)
+    if hit is not None and hit[0] is template:
+        return hit[1]
+    h = np.flatnonzero(template.hull)
+    off = template.centers[h] - center
+    rad = template.radii[h]
+    cell = CLUSTER_CELL_RADII * rad.min()
+    cells = np.floor(off / cell).astype(np.int64)
+    order = np.lexsort((cells[:, 2], cells[:, 1], cells[:, 0]))
+    h, off, rad, cells = h[order], off[order], rad[order], cells[order]
+    starts = np.flatnonzero(np.r_[True, np.any(cells[1:] != cells[:-1], axis=1)])
+    ends = np.r_[starts[1:], len(h)]
+    clusters = []
+    for a, e in zip(starts, ends):
+        mid = 0.5 * (off[a:e].min(0) + off[a:e].max(0))
+        radius = float(np.max(np.linalg.norm(off[a:e] - mid, axis=1) + rad[a:e]))
+        clusters.append(([*mid, radius], int(a), int(e - a)))
+    layout = (h, off, rad, clusters)
+    if len(_LAYOUTS) >= 64:
+        _LAYOUTS.pop(next(iter(_LAYOUTS)))
+    _LAYOUTS[key] = (template, layout)
+    return layout

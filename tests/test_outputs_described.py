@@ -128,8 +128,9 @@ def test_dem_plot_out_and_list(pena_run, tmp_path, capsys):
     assert capsys.readouterr().out.strip() == str(png) and png.stat().st_size > 10_000
     figs = tmp_path / "figs"
     assert main(["plot", str(out), "--out", str(figs)]) == 0
-    assert {p.name for p in figs.iterdir()} == {"plot_rocking.png", "plot_forces.png", "plot_interfaces.png",
-                                                "plot_energy.png", "plot_diagnostics.png"}
+    # the Peña scene probes the block's motion (BodyMotion "block"), so it gets the motion plot too
+    assert {p.name for p in figs.iterdir()} == {"plot_rocking.png", "plot_motion.png", "plot_forces.png",
+                                                "plot_interfaces.png", "plot_energy.png", "plot_diagnostics.png"}
     capsys.readouterr()
     assert main(["plot", str(out), "--list"]) == 0
     listing = capsys.readouterr().out

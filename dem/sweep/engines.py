@@ -5,11 +5,9 @@ The interface is :func:`run_batch` (``Batch`` in, ``pandas.DataFrame`` out, colu
 (one batch per task) and what the in-process sweep calls, so an engine knows nothing of how it is
 scheduled. Engines:
 
-- ``dem``: the DEM scene itself. Today each case of the batch is run in turn with :func:`dem.run_scene` in
-  this process (correct, not batched). **The world batching plugs in here** (``dem.run_worlds``, being
-  written in the worlds issue): a batch's cases share their scene parameters (dem.sweep.cases.Case.group),
-  so one model can carry them as worlds with different base motions, in one launch; the rows are then
-  derived from each world's history exactly as below.
+- ``dem``: the DEM scene itself, the batch's cases run as the worlds of one batch (dem.worlds): one
+  launch steps them all, each world with its own base motion, ledger and fate (a world that goes unstable
+  stops, the others go on); the rows are derived from each world's history.
 - ``rigid``: the scene's rigid reference (``info['rigid_reference']``: a block, or the rocking frame of the
   pier-deck bridge) under the same base accelerations, solved for the whole batch at once by the
   vectorised solver of validation.rocking (``solve_batch``, the engine of ``base_excited_batch``).
@@ -100,35 +98,50 @@ def _overturn_angle(options: dict, alpha: float) -> float:
 
 # ---------------------------------------------------------------------------------------------- DEM ---
 def _dem_batch(batch: Batch) -> list[dict]:
-    from ..run import SimulationUnstable, run_scene
+    """The batch's cases as worlds of one run (dem.run.Run with batch=True): one launch steps them all, on
+    the serial path one CPU thread per world, on the block path one thread block per world. Cases whose
+    scenes disagree on Δt, record interval or duration (records of different lengths) run as separate
+    batches of worlds; a case whose scene cannot be built gets an error row and the others go on."""
+    from ..run import Run
     from ..scene import build_scene
 
     o = batch.options
     ensure_runtime(o.get("arch", "cpu"), o.get("precision", "f64"), o.get("threads"))
     module = scene_module(batch.scene)
-    rows = []
-    # One case after the other with run_scene. With dem.run_worlds this loop becomes one call for the
-    # whole batch (one world per case); the per-case response below stays as it is.
+    rows: dict[str, dict] = {}
+    groups: dict[tuple, list] = {}
     for case_id, overrides in batch.cases:
         t0 = time.perf_counter()
         try:
             scene = build_scene(module, batch.fixed | overrides)
-            status, message = "ok", ""
-            try:
-                res = run_scene(scene, progress=False, plots=False)
-            except SimulationUnstable as e:
-                res, status, message = e.result, "unstable", str(e)
+            groups.setdefault((scene.dt, scene.record_dt, scene.t_end), []).append((case_id, scene,
+                                                                                    time.perf_counter() - t0))
+        except (ValueError, ArithmeticError) as e:
+            rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
+    for members in groups.values():
+        t0 = time.perf_counter()
+        try:
+            results = Run([m[1] for m in members], progress=False, plots=False, handle_signals=False,
+                          batch=True, world_names=[m[0] for m in members]).run()
+        except (ValueError, ArithmeticError) as e:
+            for case_id, _scene, build_s in members:
+                rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", build_s)
+            continue
+        share = (time.perf_counter() - t0) / len(members)  # the batch's stepping time, shared evenly
+        for (case_id, scene, build_s), res in zip(members, results):
+            status = res.summary.get("status", "ok")
+            message = res.summary.get("diagnosis") or ""
+            status = "unstable" if status == "unstable" else "ok"
             angle = _overturn_angle(o, scene.info["alpha_rad"])
-            resp = dem_response(res.history, scene.info, angle, res.summary.get("max_energy_error", math.nan))
+            energy = res.summary.get("max_energy_error", math.nan)
+            resp = dem_response(res.history, scene.info, angle, math.nan if energy is None else energy)
             if status == "unstable" and resp["overturned"] and resp["overturn_time_s"] < res.history["t"][-1]:
                 # the run broke down after the body had fallen past θ_ov (a toppled pier hitting the base):
                 # the outcome is known, the instability is noted
                 status = "ok"
-            rows.append({"case_id": case_id, "status": status, "message": message} | resp
-                        | {"wall_time_s": time.perf_counter() - t0})
-        except (ValueError, ArithmeticError) as e:
-            rows.append(_error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0))
-    return rows
+            rows[case_id] = ({"case_id": case_id, "status": status, "message": str(message)} | resp
+                             | {"wall_time_s": build_s + share})
+    return [rows[case_id] for case_id, _ov in batch.cases]
 
 
 # -------------------------------------------------------------------------------------------- rigid ---

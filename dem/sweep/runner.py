@@ -27,9 +27,12 @@ from .store import ResultStore
 
 RETRIES = 2
 """Times Dask retries a batch that raised (a worker that dies is rescheduled by Dask itself)."""
-DEFAULT_BATCH = {"dem": 1, "rigid": 500}
-"""Cases per batch: one DEM case per task until the world batching runs many per launch; the rigid solver
-is vectorised over its batch."""
+DEFAULT_BATCH = {"dem": 16, "rigid": 500}
+"""Cases per batch on the CPU: the DEM engine runs a batch as worlds stepped together (one CPU thread per
+world; 16 keep two to eight cores busy while a killed sweep loses little), the rigid solver is vectorised
+over its batch."""
+DEFAULT_DEM_BATCH_GPU = 512
+"""Cases per DEM batch on a GPU backend: one thread block per world, and a GPU needs hundreds of blocks."""
 TAIL = 5.0
 """Free vibration after the longest record when --t-end is not given [s]."""
 
@@ -135,7 +138,8 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
 def make_batches(plan: SweepPlan, *, threads: int | None = None) -> list[Batch]:
     """The pending cases in batches of ``batch_size`` cases sharing one parameter set."""
     spec = plan.spec
-    size = spec.batch_size or DEFAULT_BATCH[spec.engine]
+    size = spec.batch_size or (DEFAULT_DEM_BATCH_GPU if spec.engine == "dem" and spec.arch not in (None, "cpu")
+                               else DEFAULT_BATCH[spec.engine])
     if size < 1:
         raise ValueError(f"--batch-size must be >= 1, got {size}")
     options = {"overturn_deg": spec.overturn_deg, "arch": spec.arch, "precision": spec.precision,

@@ -1,0 +1,92 @@
+"""Speed of batches of worlds (issue 11): W Peña blocks released from θ0 spread over 1°–5°, stepped together
+in one Simulation, against the same worlds run one by one.
+
+    python benchmarks/bench_worlds.py [--arch cpu] [--worlds 1 10 100] [--t-end 0.2] [--packing paper]
+                                      [--parallel] [--alone N]
+
+For each W it prints the batch's steps/s, world-steps/s, contact evaluations/s (from the recorded contact
+counts), the device memory per world (estimate, dem.worlds.estimate_device_bytes) and the process's peak
+memory; then the same worlds one by one (``--alone`` of them, timed and scaled to W) and the speed-up.
+Kernels are compiled before timing (a warm-up step). The first worlds' peaks show the runs are the real ones.
+"""
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+import dem  # noqa: E402
+from dem.record import C_QUAT, G_NC  # noqa: E402
+from dem.worlds import build_worlds, estimate_device_bytes  # noqa: E402
+
+PACKINGS = {"paper": {}, "coarse": {"r_base": 0.01, "r_core": 0.04}}
+
+
+def timed_advance(sim, steps: int) -> tuple[float, list]:
+    sim.advance(sim.record_every)  # compile (or load) the kernel and leave the first step out of the timing
+    t0 = time.perf_counter()
+    rows = sim.advance(steps)
+    return time.perf_counter() - t0, rows if isinstance(rows, list) else [rows]
+
+
+def contact_evaluations(rows: list, record_every: int) -> float:
+    """Contacts evaluated: each record's count stands for the record_every steps before it."""
+    return float(sum(np.sum(r[:, G_NC]) for r in rows)) * record_every
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--arch", default="cpu")
+    ap.add_argument("--worlds", type=int, nargs="+", default=[1, 10, 100])
+    ap.add_argument("--t-end", type=float, default=0.2, help="simulated time per run [s] (the block rocks)")
+    ap.add_argument("--packing", choices=sorted(PACKINGS), default="paper")
+    ap.add_argument("--parallel", action="store_true", help="the block path (default on GPUs)")
+    ap.add_argument("--alone", type=int, default=4, help="worlds timed one by one, to scale to W (0: skip)")
+    a = ap.parse_args()
+    dem.init(a.arch)
+    dt, record_every = 1e-5, 100
+    steps = int(round(a.t_end / dt))
+    parallel = True if a.parallel else None
+    print(f"machine: {dem.runtime.device_name()} ({a.arch}), {dem.runtime.precision()}, packing {a.packing}, "
+          f"{steps} steps of {dt:g} s per world, sleep off")
+    for W in a.worlds:
+        thetas = np.linspace(1.0, 5.0, W) if W > 1 else np.array([2.9])
+        t0 = time.perf_counter()
+        worlds = build_worlds("pena_block", [{"theta0_deg": float(x)} for x in thetas], common=PACKINGS[a.packing])
+        t_build = time.perf_counter() - t0
+        sim = dem.Simulation(worlds.models, dt=dt, record_every=record_every, sleep=False, parallel=parallel)
+        wall, rows = timed_advance(sim, steps)
+        evals = contact_evaluations(rows, record_every)
+        per_world = estimate_device_bytes(worlds.models) / W
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        m = worlds.models[0]
+        print(f"W = {W:5d}: {steps / wall:10.4g} steps/s, {W * steps / wall:10.4g} world-steps/s, "
+              f"{evals / wall:9.3g} contact evaluations/s; {m.ball_count:,} balls ({m.hull_count:,} on the hull) "
+              f"a world; device ≈ {per_world / 2**20:.1f} MiB/world; peak RSS {peak:.0f} MiB; build {t_build:.1f} s, "
+              f"{wall:.2f} s wall")
+        if a.alone:
+            k = min(a.alone, W)
+            t_alone = 0.0
+            for j in range(k):
+                one = dem.Simulation(worlds.models[j], dt=dt, record_every=record_every, sleep=False,
+                                     parallel=parallel)
+                w1, r1 = timed_advance(one, steps)
+                t_alone += w1
+                assert np.array_equal(r1[0], rows[j]) or parallel, "a world of the batch differs from it alone"
+            alone_w = t_alone / k * W
+            print(f"          one by one: {alone_w:.2f} s for the {W} worlds ({k} timed), "
+                  f"{W * steps / alone_w:.4g} world-steps/s; batch speed-up {alone_w / wall:.2f}×")
+        # tilt of the block (clump 0) from its recorded orientation quaternion (w, x, y, z): 2 acos|w|
+        quat_w = [sim.layout.clump(r, 0, C_QUAT, 1)[:, 0] for r in rows[:3]]
+        peaks = [float(np.degrees(2.0 * np.arccos(np.clip(np.abs(q), 0.0, 1.0))).max()) for q in quat_w]
+        print(f"          first worlds' largest tilts from the record: {np.round(peaks, 2).tolist()} deg")
+        del sim, worlds
+
+
+if __name__ == "__main__":
+    main()
