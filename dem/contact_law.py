@@ -30,6 +30,7 @@ from .materials import (
     PAIR_LAW,
     PAIR_MU,
     PAIR_NOTENSION,
+    PAIR_SHARED,
     PAIR_SQRT_KSRATIO,
     ContactLaw,
 )
@@ -39,13 +40,38 @@ LAW_HERTZ = int(ContactLaw.HERTZ_MINDLIN)
 
 
 @ti.func
-def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
+def normal_stiffness(p, r_eff, delta):
+    """Tangent normal stiffness k_n [N/m] of a contact of R̄ = r_eff [m] at overlap δ = delta > 0 [m], as
+    :func:`normal_force` computes it (linear: k_n; Hertz and the impact laws: (3/2) h_n √δ)."""
+    k_n = p[PAIR_KN]
+    if ti.cast(p[PAIR_LAW], ti.i32) != LAW_LINEAR:
+        h_n = p[PAIR_HFAC] * ti.sqrt(2.0 * r_eff)
+        k_n = 1.5 * h_n * ti.sqrt(delta)
+    return k_n
+
+
+@ti.func
+def dashpot_mass(p, m_c, k_n, k_sum):
+    """The mass in the contact's dashpots [kg]: m_c ("body"), or under "shared" the contact's share
+    m_c k_n / K_I of its interface's mass (docs/damping.md, Eq. D1), K_I = k_sum [N/m] the sum of the
+    interface's k_n (interface_stiffness.py; max(K_I, k_n) so that a share never exceeds the whole)."""
+    m = m_c
+    if p[PAIR_SHARED] > 0.5 and k_sum > 0.0:
+        m = m_c * k_n / ti.max(k_sum, k_n)
+    return m
+
+
+@ti.func
+def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact, k_sum):
     """Normal force of one contact.
 
     Args:
         p: material-pair parameter vector (``materials.PAIR_*`` layout).
-        r_eff: R̄ [m]; m_c: contact mass [kg]; delta: overlap δ > 0 [m]; delta_dot: δ̇ [m/s];
-        v_impact: δ̇⁻, approach speed when the contact formed [m/s] (impact laws only).
+        r_eff: R̄ [m]; m_c: the interface's mass [kg] (a body's mass against a wall, the reduced mass of two
+        bodies); delta: overlap δ > 0 [m]; delta_dot: δ̇ [m/s];
+        v_impact: δ̇⁻, approach speed when the contact formed [m/s] (impact laws only);
+        k_sum: the interface's stiffness sum K_I [N/m] under ``damping_mass = "shared"`` (ignored otherwise):
+        the dashpots then use the contact's share of m_c (:func:`dashpot_mass`).
     Returns:
         (f_elastic [N], f_damp [N], k_n tangent [N/m], k_s [N/m], normal strain energy [J],
          shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m], normal dashpot coefficient c_n [N·s/m]).
@@ -66,8 +92,9 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
         k_s = p[PAIR_KS]  # Itiola & El Shamy 2024, Eq. 2
         f_e = k_n * delta
         e_n = 0.5 * k_n * delta * delta
-        c_n = 2.0 * p[PAIR_BN] * ti.sqrt(m_c * k_n)
-        c_s = 2.0 * p[PAIR_BS] * ti.sqrt(m_c * k_s)
+        m = dashpot_mass(p, m_c, k_n, k_sum)
+        c_n = 2.0 * p[PAIR_BN] * ti.sqrt(m * k_n)
+        c_s = 2.0 * p[PAIR_BS] * ti.sqrt(m * k_s)
         f_d = c_n * delta_dot
     else:
         sq = ti.sqrt(delta)
@@ -76,7 +103,7 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact):
         k_n = 1.5 * h_n * sq
         k_s = p[PAIR_KSRATIO] * k_n  # = 2G√(2R̄δ)/(2−ν), module docstring
         e_n = 0.4 * h_n * delta * delta * sq
-        root_mk = ti.sqrt(m_c * k_n)
+        root_mk = ti.sqrt(dashpot_mass(p, m_c, k_n, k_sum) * k_n)
         c_n = 2.0 * p[PAIR_BN] * root_mk
         c_s = 2.0 * p[PAIR_BS] * root_mk * p[PAIR_SQRT_KSRATIO]
         if law == LAW_HERTZ:

@@ -9,8 +9,9 @@ body) share its mass M in proportion to their normal stiffness (docs/damping.md,
     m_i = M k_n,i / K_n,   K_n = Σ_j k_n,j   (j over the interface's active contacts),
     c_n,i = 2β_n √(m_i k_n,i) = 2β_n k_n,i √(M/K_n),   c_s,i = 2β_s √(m_i k_s,i),
 so Σ c_n,i = 2β_n √(M K_n): the interface's damping ratio is β_n whatever N. With one contact m_1 = M
-("body"). The contact kernels implement "body" only (dem.materials.DAMPING_MASSES_IN_KERNELS); these
-functions are the reference the tests and the derivation use.
+("body"). The contact kernels implement both (dem/interface_stiffness.py sums K_n per interface each step,
+dem.contact_law.dashpot_mass shares the mass); these functions are the reference the tests and the
+derivation use.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ import taichi as ti
 
 from . import layout as LY
 from . import runtime
-from .materials import PAIR_PARAM_COUNT
+from .materials import PAIR_PARAM_COUNT, PAIR_SHARED
 from .model import Model
 
 
@@ -86,7 +86,12 @@ class DeviceModel:
         param[:, LY.WP_PAIR_SKIN] = np.broadcast_to(np.asarray(pair_skins, float), self.world_count)
         param[:, LY.WP_SLEEP_SPEED] = np.broadcast_to(np.asarray(sleep_speed, float), self.world_count)
         param[:, LY.WP_SLEEP_STEPS] = np.broadcast_to(np.asarray(sleep_steps, float), self.world_count)
+        shared = np.array([uses_shared_mass(m) for m in models])
+        param[:, LY.WP_SHARED_MASS] = shared
         self.world_param_np = param
+        # interface stiffness sums of the worlds under damping_mass "shared", after the ledger's columns
+        # (interface_stiffness.py): n_c (n_w + n_c) per world, the widest world's
+        self.kface_width = int(max((iface[k] for k in range(self.world_count) if shared[k]), default=0))
         self._upload()
 
     # ------------------------------------------------------------------
@@ -178,3 +183,8 @@ def _nd(dtype, data: np.ndarray):
     else:
         arr.fill(0)
     return arr
+
+
+def uses_shared_mass(model) -> bool:
+    """Whether a material pair of the model shares its dashpot mass (damping_mass "shared")."""
+    return bool(np.any(model.pair_np.reshape(-1, PAIR_PARAM_COUNT)[:, PAIR_SHARED] > 0.5))

@@ -54,8 +54,11 @@ WALL_GEOM_WIDTH = 16
 WORLD_INFO_WIDTH = 15
 
 # ---------------------------------------------------------------- per world: parameters (reals)
-WP_GX, WP_GY, WP_GZ, WP_SKIN, WP_PAIR_SKIN, WP_SLEEP_SPEED, WP_SLEEP_STEPS = range(7)
-WORLD_PARAM_WIDTH = 7
+# WP_SHARED_MASS: 1 when a material pair of the world shares its dashpot mass (damping_mass = "shared"): its
+# steps then run the interface stiffness pass (interface_stiffness.py), whose sums K_I follow the ledger's
+# columns in the world's ledger row (KFACE_COL0, see kface_column)
+WP_GX, WP_GY, WP_GZ, WP_SKIN, WP_PAIR_SKIN, WP_SLEEP_SPEED, WP_SLEEP_STEPS, WP_SHARED_MASS = range(8)
+WORLD_PARAM_WIDTH = 8
 
 # ---------------------------------------------------------------- per world: counters (Contacts.counts)
 # CT_N_CAND wall candidates; CT_REBUILD_FLAG the candidate list is rebuilt this step; CT_REBUILDS rebuilds
@@ -113,6 +116,18 @@ def load_world(md: ti.template(), w):
                  mat0=md.world_info[w, WI_MAT0], n_mat=md.world_info[w, WI_NMAT],
                  cand0=md.world_info[w, WI_CAND0], iface0=md.world_info[w, WI_IFACE0],
                  n_slot=md.world_info[w, WI_NSLOT], slot0=md.world_info[w, WI_SLOT0])
+
+
+@ti.func
+def kface_column(wd, c, other):
+    """Column, after the ledger's own, of body c's interface stiffness sum K_I with `other`: a wall's
+    world-local index, or n_wall + a body's world-local index (interface_stiffness.py)."""
+    return (c - wd.clump0) * (wd.n_wall + wd.n_clump) + other
+
+
+@ti.func
+def uses_shared_mass(md: ti.template(), w):
+    return md.world_param[w, WP_SHARED_MASS] > 0.5
 
 
 @ti.func

@@ -14,7 +14,7 @@ import numpy as np
 
 DAMPING_MASSES = ("body", "shared")
 """Values of :attr:`Material.damping_mass`: the mass in each dashpot's 2β√(m_c k) (docs/damping.md)."""
-DAMPING_MASSES_IN_KERNELS = ("body",)
+DAMPING_MASSES_IN_KERNELS = ("body", "shared")
 """The values the contact kernels implement today; the others are refused when a model is built."""
 
 
@@ -195,8 +195,8 @@ def mix(a: Material, b: Material) -> Material:
 # Layout of the per-pair parameter vector on the device (one row per material pair).
 # The last three are derived constants kept so the kernels do no divisions per contact.
 (PAIR_LAW, PAIR_G, PAIR_NU, PAIR_MU, PAIR_BN, PAIR_BS, PAIR_KN, PAIR_KS, PAIR_CHI, PAIR_NOTENSION,
- PAIR_HFAC, PAIR_KSRATIO, PAIR_SQRT_KSRATIO) = range(13)
-PAIR_PARAM_COUNT = 13
+ PAIR_HFAC, PAIR_KSRATIO, PAIR_SQRT_KSRATIO, PAIR_SHARED) = range(14)
+PAIR_PARAM_COUNT = 14
 
 
 def pair_vector(m: Material) -> np.ndarray:
@@ -221,4 +221,5 @@ def pair_vector(m: Material) -> np.ndarray:
     v[PAIR_HFAC] = 2.0 * m.shear_modulus / (3.0 * (1.0 - m.poisson))  # h_n / √(2R̄)
     v[PAIR_KSRATIO] = 2.0 * (1.0 - m.poisson) / (2.0 - m.poisson)  # Hertz–Mindlin k_s / k_n
     v[PAIR_SQRT_KSRATIO] = np.sqrt(v[PAIR_KSRATIO])
+    v[PAIR_SHARED] = 1.0 if m.damping_mass == "shared" else 0.0  # dashpot mass shared by stiffness (D1)
     return v

@@ -15,6 +15,7 @@ contacts between the same two bodies (:func:`_derive_pair_damping`).
 import taichi as ti
 
 from . import layout as LY
+from . import ledger as L
 from . import record as R
 from . import runtime
 from .contact_law import normal_force, shear_force
@@ -45,12 +46,13 @@ runtime.define_types(_define_types)
 
 
 @ti.func
-def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, implicit: ti.template()):
+def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat, implicit: ti.template()):
     """Force between sphere i of clump a and sphere j of clump b at t (a pure function: returns a ``PairHit``).
 
     Spheres bi, bj: (centre relative to the clump's centre of mass, body frame [m]; radius [m]); shear
     history hs. Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass
-    m_c [kg], material-pair parameters mat. With ``implicit`` the dashpots come back as a's damping block
+    m_c [kg] (the reduced mass), the interface's stiffness sum k_sum [N/m] (damping_mass "shared":
+    contact_law.dashpot_mass; 0 otherwise), material-pair parameters mat. With ``implicit`` the dashpots come back as a's damping block
     (JᵀDJ about a's centre) instead of forces.
     """
     xi = xa + ra @ ti.Vector([bi[0], bi[1], bi[2]])
@@ -74,7 +76,7 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, impli
         if v_imp <= 0.0:
             v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
         r_eff = 2.0 * bi[3] * bj[3] / (bi[3] + bj[3])  # R̄ (spec §2)
-        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r_eff, m_c, overlap, -vn, v_imp)
+        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r_eff, m_c, overlap, -vn, v_imp, k_sum)
         fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), n, v_t, ks, fe, cs, dt)
         f_el = fe * n + fs
         f_dp = fd * n + fsd
@@ -205,6 +207,8 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
     vb = ti.Vector([0.0, 0.0, 0.0])
     wb = ti.Vector([0.0, 0.0, 0.0])
     m_c = 0.0
+    k_sum = 0.0
+    shared_mass = LY.uses_shared_mass(md, wd.index)
     mat = md.mat_pair[wd.mat0]
     both_asleep = 0
     fa = ti.Vector([0.0, 0.0, 0.0])
@@ -246,10 +250,12 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
             m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
             mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
             both_asleep = 1 if LY.asleep(st, a) and LY.asleep(st, b) else 0
+            if shared_mass:
+                k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
         if both_asleep == 0 or record:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
             hit = pair_contact(md.sph_body[pair[0]], md.sph_body[pair[1]], hs, dt, xa, ra, va, wa, xb, rb, vb, wb,
-                               m_c, mat, implicit)
+                               m_c, k_sum, mat, implicit)
             if hit.touching == 1 or hs[3] != 0.0:
                 ct.pair_hist[k] = hit.hist
             if hit.touching == 1:

@@ -16,6 +16,7 @@ import numpy as np
 import taichi as ti
 
 from . import layout as LY
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .pair_contact import pair_contact
 from .solver import ContactArgs, ModelArgs, StateArgs
 from .wall_contact import wall_contact, wall_frame
@@ -117,10 +118,17 @@ def _write_row(out_f: ti.template(), k, hit):
 
 @ti.kernel
 def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, dt: float,
-                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray()) -> ti.i32:
-    """Every touching (hull sphere, wall) candidate of world w, as the next step evaluates it."""
+                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray(), ksum: ti.types.ndarray()) -> ti.i32:
+    """Every touching (hull sphere, wall) candidate of world w, as the next step evaluates it (under
+    damping_mass "shared" with the interface sums of this state, in ``ksum``)."""
     wd = LY.load_world(md, w)
     n_out = 0
+    shared_mass = LY.uses_shared_mass(md, w)
+    ti.loop_config(serialize=True)
+    for _ in range(1):
+        if shared_mass:
+            clear_sums(ksum, 0, 0, wd, 0, 1)
+            wall_stiffness(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, ksum, 0, 0, wd, True, True, False)
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_CAND]):
         pair = ct.cand[wd.cand0 + k]
@@ -130,8 +138,12 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         o, n, u, v, hu, hv = wall_frame(md, st, wall)
         vw, vw_now = LY.wall_velocities(st, wall)
         mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[wall][LY.WG_MATERIAL], ti.i32))
+        k_sum = 0.0
+        if shared_mass:
+            k_sum = ksum[0, LY.kface_column(wd, c, wall - wd.wall0)]
         hit = wall_contact(md.sph_body[i], ct.hist[LY.wall_history_index(wd, i, wall)], dt, st.pos[c], st.rot[c],
-                           st.vel[c], st.omega[c], LY.clump_mass(md, c), o, n, u, v, hu, hv, vw, vw_now, mat, False)
+                           st.vel[c], st.omega[c], LY.clump_mass(md, c), k_sum, o, n, u, v, hu, hv, vw, vw_now, mat,
+                           False)
         if hit.touching == 1:
             out_i[n_out, 0] = i - wd.hull0
             out_i[n_out, 1] = wall - wd.wall0
@@ -142,11 +154,17 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
 
 @ti.kernel
 def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, base: ti.i32, dt: float,
-                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray()) -> ti.i32:
+                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray(), ksum: ti.types.ndarray()) -> ti.i32:
     """Every touching candidate pair of hull spheres of two bodies of world w, as the next step evaluates it
     (force on sphere i, of body a; normal from sphere j towards i)."""
     wd = LY.load_world(md, w)
     n_out = 0
+    shared_mass = LY.uses_shared_mass(md, w)
+    ti.loop_config(serialize=True)
+    for _ in range(1):
+        if shared_mass:
+            clear_sums(ksum, 0, 0, wd, 0, 1)
+            pair_stiffness(0, ct.counts[w, LY.CT_N_PAIRS], base, md, st, ct, ksum, 0, 0, wd, True, True, False)
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_PAIRS]):
         pair = ct.pairs[base + k]
@@ -157,9 +175,12 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         ma = LY.clump_mass(md, a)
         mb = LY.clump_mass(md, b)
         mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
+        k_sum = 0.0
+        if shared_mass:
+            k_sum = ksum[0, LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
         hit = pair_contact(md.sph_body[i], md.sph_body[j], ct.pair_hist[base + k], dt, st.pos[a], st.rot[a],
                            st.vel[a], st.omega[a], st.pos[b], st.rot[b], st.vel[b], st.omega[b], ma * mb / (ma + mb),
-                           mat, False)
+                           k_sum, mat, False)
         if hit.touching == 1:
             out_i[n_out, 0] = i - wd.hull0
             out_i[n_out, 1] = j - wd.hull0
@@ -190,7 +211,8 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
         bufs = sim._snapshot_buffers = (np.zeros((cap, 2), np.int32), np.zeros((cap, EXPORT_WIDTH), real))
     out_i, out_f = bufs
     md, st, ct, _dg = sim._packs()
-    n = _export_wall_contacts(md, st, ct, world, sim.dt, out_i, out_f)
+    ksum = np.zeros((1, max(sim.device_model.kface_width, 1)), real)  # interface sums K_I ("shared")
+    n = _export_wall_contacts(md, st, ct, world, sim.dt, out_i, out_f, ksum)
     dev_a, data = [out_i[:n, 0].astype(np.int64)], [out_f[:n].astype(float)]
     wall_of, dev_b = [out_i[:n, 1].astype(np.int64)], [np.full(n, -1, np.int64)]
     counts = sim.contacts.counters()[world]
@@ -198,7 +220,7 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
         pi = np.zeros((sim.contacts.pair_capacity, 2), np.int32)
         pf = np.zeros((sim.contacts.pair_capacity, EXPORT_WIDTH), real)
         base = sim.contacts.pair_region(world, int(counts[LY.CT_PAIR_HALF])).start
-        npair = _export_pair_contacts(md, st, ct, world, base, sim.dt, pi, pf)
+        npair = _export_pair_contacts(md, st, ct, world, base, sim.dt, pi, pf, ksum)
         dev_a.append(pi[:npair, 0].astype(np.int64))
         dev_b.append(pi[:npair, 1].astype(np.int64))
         wall_of.append(np.full(npair, -1, np.int64))

@@ -108,7 +108,8 @@ class Diagnostics:
         self.layouts = [RecordLayout(m.clump_count, m.wall_count, m.slot_count) for m in dm.models]
         self.width = max(lay.width for lay in self.layouts)
         self.rows = int(rows)
-        self.ledger = ti.ndarray(real, (dm.world_count, L.LEDGER_SIZE))
+        # the ledger's columns, then (damping_mass "shared") the step's interface stiffness sums
+        self.ledger = ti.ndarray(real, (dm.world_count, L.LEDGER_SIZE + dm.kface_width))
         self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
         self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))
         self.reset()

@@ -3,7 +3,8 @@
 A step (004 §2.3, the PFC cycle), in order:
   1. if any body or wall has moved more than the skin since the last rebuild, rebuild the world's
      near-wall candidate list;
-  2. contact forces at t_n from the positions at t_n and the velocities at t_{n−½}: body pairs, then walls;
+  2. contact forces at t_n from the positions at t_n and the velocities at t_{n−½}: body pairs, then walls
+     (under damping_mass "shared" each preceded by the interfaces' stiffness sums, interface_stiffness.py);
   3. law of motion of every clump: velocities to t_{n+½}, poses to t_{n+1};
   4. walls to t_{n+1};
   5. close the energy ledger of the step and, every ``record_every`` steps, write a record row.
@@ -18,7 +19,9 @@ searches its body pairs again (pair_search.py) and launches it on.
 import taichi as ti
 
 from . import layout as LY
+from . import ledger as L
 from . import record as R
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .integrator import integrate_clump, move_wall
 from .pair_contact import pair_contacts
 from .record import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
@@ -105,6 +108,7 @@ def serial_world_steps(w, md: ti.template(), st: ti.template(), ct: ti.template(
     n0 = ct.counts[w, LY.CT_STEP]
     row0 = w * rec_rows - ct.counts[w, LY.CT_REC_FIRST]
     pair_base = w * 2 * pair_cap
+    shared_mass = LY.uses_shared_mass(md, w)
     done = 0
     for s in range(ct.counts[w, LY.CT_TARGET]):
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:
@@ -120,8 +124,15 @@ def serial_world_steps(w, md: ti.template(), st: ti.template(), ct: ti.template(
                 for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):
                     k += cluster_wall_candidates(g, md, st, ct, wd, skin, k, True)
                 ct.counts[w, LY.CT_N_CAND] = k
+            if shared_mass:  # damping_mass "shared": the interfaces' stiffness sums first (D5)
+                clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, 0, 1)
+                pair_stiffness(0, ct.counts[w, LY.CT_N_PAIRS], pair_base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE,
+                               wd, record, False, False)
             pair_contacts(0, ct.counts[w, LY.CT_N_PAIRS], pair_base, md, st, ct, dg, wd, dt, record, implicit,
                           False)  # may wake bodies
+            if shared_mass:  # after the pairs have woken bodies, as the wall stage sees them
+                wall_stiffness(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record,
+                               False, False)
             wall_contacts(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, dg, wd, dt, record, implicit, False)
             walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
             for c in range(wd.clump0, wd.clump0 + wd.n_clump):

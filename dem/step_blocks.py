@@ -5,7 +5,9 @@ stages are separated by block-level barriers:
     lane 0      begin the step (skin test, sums reset)                                    | barrier
     all         rebuild the wall-candidate list if flagged: clusters in contiguous shares,
                 count, block-wide scan, write (no atomics: the list stays in cluster order) | barriers
+    all         ("shared" dashpot mass) clear and sum the body pairs' interface stiffness | barriers
     all         body-pair contacts, each thread a contiguous share of the pair list      | barrier
+    all         ("shared") sum the wall interfaces' stiffness                             | barrier
     all         wall contacts, each thread a contiguous share of the candidate list      | barrier
     all         law of motion, clumps and walls strided over the threads                 | barrier
     lane 0      close the ledger, write the record row, test the pair skin               | barrier
@@ -25,7 +27,9 @@ this is a plain per-world loop, which lets the CPU test the block path's logic.
 import taichi as ti
 
 from . import layout as LY
+from . import ledger as L
 from . import record as R
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .integrator import integrate_clump, move_wall
 from .pair_contact import pair_contacts
 from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
@@ -80,6 +84,7 @@ def block_world_steps(w, lane, scan: ti.template(), md: ti.template(), st: ti.te
     sleep_speed = md.world_param[w, LY.WP_SLEEP_SPEED]
     sleep_steps = md.world_param[w, LY.WP_SLEEP_STEPS]
     clump_col, wall_col, slot_col = record_columns(wd)
+    shared_mass = LY.uses_shared_mass(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
     target = ct.counts[w, LY.CT_TARGET] * ct.counts[w, LY.CT_ACTIVE]
     row0 = w * rec_rows - ct.counts[w, LY.CT_REC_FIRST]
@@ -103,9 +108,19 @@ def block_world_steps(w, lane, scan: ti.template(), md: ti.template(), st: ti.te
                 block_sync(bd)
             base = (2 * w + ct.counts[w, LY.CT_PAIR_HALF]) * pair_cap
             k0, k1 = chunk(ct.counts[w, LY.CT_N_PAIRS], lane, bd)
+            if shared_mass:  # damping_mass "shared": the interfaces' stiffness sums first (D5)
+                clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, lane, bd)
+                cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
+                block_sync(bd)
+                cost += pair_stiffness(k0, k1, base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record, False,
+                                       shared)
+                block_sync(bd)
             cost += pair_contacts(k0, k1, base, md, st, ct, dg, wd, dt, record, implicit, shared)  # may wake bodies
             block_sync(bd)
             k0, k1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
+            if shared_mass:
+                cost += wall_stiffness(k0, k1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record, False, shared)
+                block_sync(bd)
             cost += wall_contacts(k0, k1, md, st, ct, dg, wd, dt, record, implicit, shared)
             block_sync(bd)
             cost += (wd.n_clump // bd + 1) * (1 + LY.ATOMIC_RETRIES * R.CLUMP_SCALARS) + wd.n_wall // bd + 1

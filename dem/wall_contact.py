@@ -15,6 +15,7 @@ share a clump; each clump's sums are added to it once per run.
 import taichi as ti
 
 from . import layout as LY
+from . import ledger as L
 from . import record as R
 from . import runtime
 from .contact_law import normal_force, shear_force
@@ -189,13 +190,14 @@ def _neg_skew(r, i: ti.template(), j: ti.template()):
 
 
 @ti.func
-def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
+def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
     """Force between one hull sphere and a wall at t [s] (a pure function: returns a ``WallHit``).
 
     Sphere: b = (centre relative to the centre of mass, body frame [m]; radius [m]); shear history hs
     (elastic shear force [N], approach speed δ̇⁻ when the contact formed [m/s], 0 when open).
     Context: clump pose xg [m], rot, velocities vg [m/s], wg [rad/s] at t − Δt/2, contact mass m_c [kg]
-    (the body's mass: a wall does not move in response); wall frame o, n, u, v, half lengths hu, hv [m],
+    (the body's mass: a wall does not move in response), the interface's stiffness sum k_sum [N/m]
+    (damping_mass "shared": contact_law.dashpot_mass; 0 otherwise); wall frame o, n, u, v, half lengths hu, hv [m],
     velocity vw at t − Δt/2 and vw_now at t [m/s]; material-pair parameters mat.
     Relative velocities are the latest available, at t − Δt/2, so that Δu_s = v_s Δt is the shear
     displacement since the last step (004 §2.3 centred scheme). With ``implicit`` the force leaves out the
@@ -218,7 +220,7 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now
         v_imp = hs[3]
         if v_imp <= 0.0:
             v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
-        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r, m_c, overlap, -vn, v_imp)  # R̄ = R_ball (spec §2)
+        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r, m_c, overlap, -vn, v_imp, k_sum)  # R̄ = R_ball (spec §2)
         fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
         f_el = fe * normal + fs
         f_dp = fd * normal + fsd  # dashpots at t − Δt/2
@@ -272,6 +274,8 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
     vg = ti.Vector([0.0, 0.0, 0.0])
     wg = ti.Vector([0.0, 0.0, 0.0])
     m_c = 0.0
+    k_sum = 0.0
+    shared_mass = LY.uses_shared_mass(md, wd.index)
     o = ti.Vector([0.0, 0.0, 0.0])
     n = ti.Vector([0.0, 0.0, 1.0])
     u = ti.Vector([1.0, 0.0, 0.0])
@@ -320,9 +324,11 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
                 o, n, u, v, hu, hv = wall_frame(md, st, w)
                 vw, vw_now = LY.wall_velocities(st, w)
                 mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
+                if shared_mass:
+                    k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, c, w - wd.wall0)]
             h = LY.wall_history_index(wd, i, w)
             hs = ct.hist[h]
-            hit = wall_contact(md.sph_body[i], hs, dt, xg, rot, vg, wg, m_c, o, n, u, v, hu, hv, vw, vw_now, mat,
+            hit = wall_contact(md.sph_body[i], hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw, vw_now, mat,
                                implicit)
             if hit.touching == 1 or hs[3] != 0.0:
                 ct.hist[h] = hit.hist

@@ -3,9 +3,7 @@
 "body" (004, the engine's): a body resting on N equal contacts has the bed damping ratio β√N. "shared" (the
 body's mass shared among an interface's contacts in proportion to their normal stiffness): β whatever N. The
 host-side coefficients (dem/damping_mass.py) are checked against the derivation's identities here, and the
-engine's "body" bed against β√N from a small free vibration. The kernels do not implement "shared" yet: the
-engine refuses it with a one-line error, and the engine test of "shared" is a strict xfail that starts
-failing (and is then to be unmarked) the day the kernels take the option.
+engine's beds against β√N ("body") and β ("shared") from a small free vibration, on both launch paths.
 """
 
 import math
@@ -64,14 +62,15 @@ def test_contact_masses_refuse_bad_input():
 
 
 # ------------------------------------------------------------------------------------ engine: the bed's ζ
-def _vertical_damping_ratio(dem, n: int, damping_mass: str) -> float:
+def _vertical_damping_ratio(dem, n: int, damping_mass: str, parallel: bool = False) -> float:
     """ζ of the vertical free vibration of a 2 kg body on an n × n bed of Hertz contacts (r = 10 mm,
     G = 1 GPa), from a fit of z(t) = A e^{−ζω t} sin(ω_d t + φ) + z0 over 6 periods (rotations and
     horizontal motion fixed; started at the static overlap with 0.1 mm/s, 1 % of the overlap)."""
     model, delta0, h_n = block_on_sphere_bed(dem, n=n, beta_n=BETA, beta_s=BETA, velocity=(0.0, 0.0, 1e-4),
                                              fixed="x,y,rx,ry,rz", damping_mass=damping_mass)
     omega = math.sqrt(n * n * 1.5 * h_n * math.sqrt(delta0) / 2.0)  # N k_n / M, linearised at δ0
-    sim = dem.Simulation(model, dt=2 * math.pi / omega / 400, record_every=1, sleep=False)
+    sim = dem.Simulation(model, dt=2 * math.pi / omega / 400, record_every=1, sleep=False,
+                         parallel=True if parallel else None)
     rows = sim.advance(6 * 400)
     t, z = rows[:, 0], sim.layout.clump(rows, 0, C_POS)[:, 2]
 
@@ -91,12 +90,12 @@ def test_body_mass_bed_damping_grows_as_beta_sqrt_n(ti_cpu):
         assert abs(zeta / (BETA * n) - 1) < TOL_ZETA, (n, zeta)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="damping_mass='shared' is not in the contact kernels yet (issue 15; docs/damping.md)")
-def test_shared_mass_bed_damping_is_beta_for_any_n(ti_cpu):
-    """Issue 15's check of the new option: the bed's damping ratio is β within 5 % for N spanning 12×."""
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "block"])
+def test_shared_mass_bed_damping_is_beta_for_any_n(ti_cpu, parallel):
+    """Issue 15's check of the new option: the bed's damping ratio is β within 5 % for N spanning 12×
+    (under "body" the same beds give 2β and 7β), on the serial path and the block path."""
     for n in (2, 7):
-        zeta = _vertical_damping_ratio(ti_cpu, n, "shared")
+        zeta = _vertical_damping_ratio(ti_cpu, n, "shared", parallel=parallel)
         assert abs(zeta / BETA - 1) < TOL_ZETA, (n, zeta)
 
 
@@ -112,20 +111,11 @@ def test_material_damping_mass_is_checked(ti_cpu):
 
     with pytest.raises(ValueError, match="different damping_mass"):
         mix(shared, shared.with_(damping_mass="body", friction=0.4))
-    # the engine refuses what its kernels do not implement, when the model is built
-    model_builder = dem.ModelBuilder()
-    model_builder.add_clump(dem.single_sphere(0.01), material=shared, mass=0.05, mass_from="spheres")
-    with pytest.raises(ValueError, match=r"damping_mass='shared' is not available yet"):
-        model_builder.finalize()
 
 
 def test_cli_damping_mass_values(ti_cpu, tmp_path, capsys):
     code = main(["run", "pena_block", "--set", "damping_mass=sphere", "--out", str(tmp_path / "a")])
     err = capsys.readouterr().err
     assert code == 2 and "parameter 'damping_mass' must be one of body, shared, got 'sphere'" in err
-    code = main(["run", "single_pier", "--set", "damping_mass=shared", "--out", str(tmp_path / "b")])
-    err = capsys.readouterr().err
-    assert code == 2 and "dem: error: damping_mass='shared' is not available yet" in err
-    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "b").exists()
     code = main(["run", "pier_deck", "--set", "edges=sharp", "--out", str(tmp_path / "c")])
     assert code == 2 and "parameter 'edges' must be one of true, rounded" in capsys.readouterr().err

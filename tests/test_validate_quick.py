@@ -129,14 +129,22 @@ def test_sensitivity_findings(report):
 
 
 def test_damping_measured_picture(report):
-    """Issue 15, item 1: under the body dashpot mass the restitution falls as the packing refines (more
-    contacts on the landing edge: ζ ≈ β√N) and as β rises; "shared" is reported as not available yet."""
+    """Issue 15, items 1–2: under the body dashpot mass the restitution falls as the packing refines (more
+    contacts on the landing edge: ζ ≈ β√N) and as β rises; under the shared mass it hardly moves with the
+    packing, and the same β damps less (each interface at β, not β√N)."""
     d = report[2]["damping"]["data"]
     body = d["analysis"]["options"]["body"]
     assert body["edge_contacts"][0] < body["edge_contacts"][1]  # r1 = 20 → 10 mm: 25 → 50 contacts
     assert body["e_means"][0] > body["e_means"][1] + 0.005  # measured 0.899 → 0.887
     assert body["beta_e_means"][0] > body["beta_e_means"][1]  # β = 0.05 keeps more than 0.15
-    assert d["series"]["shared"] is None and d["analysis"]["options"]["shared"] is None
+    shared = d["analysis"]["options"]["shared"]
+    # measured 0.962 → 0.965 (|Δe| 0.0034 against body's 0.0127; the full case: within 0.1 % from r1 = 10 mm down)
+    assert abs(shared["e_means"][1] - shared["e_means"][0]) < 0.5 * abs(body["e_means"][1] - body["e_means"][0])
+    assert min(shared["e_means"]) > max(body["e_means"])  # one interface at β damps less than β√N
+    assert shared["beta_e_means"][0] > shared["beta_e_means"][1]  # β still sets the damping
+    for m in report[2]["damping"]["metrics"]:
+        if m["gate"]:
+            assert m["passed"] is not False, m
 
 
 def test_calibration_fits_the_paper_peaks(report):
@@ -146,7 +154,10 @@ def test_calibration_fits_the_paper_peaks(report):
     fit = report[2]["calibration"]["data"]["fits"]["body"]
     assert not fit["at_bound"] and 0.005 < fit["beta"] < 0.05
     assert fit["rms_deg"] < 0.15 and fit["beta_se"] < 0.1 * fit["beta"]
-    assert report[2]["calibration"]["data"]["fits"]["shared"] is None
+    # under the shared mass the same protocol needs a far larger β (measured 0.478 on the quick packing): one
+    # interface damped at β, against β√N with the landing edge's ~50 contacts under "body"
+    shared = report[2]["calibration"]["data"]["fits"]["shared"]
+    assert not shared["at_bound"] and shared["beta"] > 5 * fit["beta"] and shared["rms_deg"] < 0.15
 
 
 def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
