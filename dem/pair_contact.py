@@ -52,8 +52,8 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
     Spheres bi, bj: (centre relative to the clump's centre of mass, body frame [m]; radius [m]); shear
     history hs. Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass
     m_c [kg] (the reduced mass), the interface's stiffness sum k_sum [N/m] (damping_mass "shared":
-    contact_law.dashpot_mass; 0 otherwise), material-pair parameters mat. With ``implicit`` the dashpots come back as a's damping block
-    (JᵀDJ about a's centre) instead of forces.
+    contact_law.dashpot_mass; 0 otherwise), material-pair parameters mat. With ``implicit`` the dashpots
+    come back as a's damping block (JᵀDJ about a's centre) instead of forces.
     """
     xi = xa + ra @ ti.Vector([bi[0], bi[1], bi[2]])
     xj = xb + rb @ ti.Vector([bj[0], bj[1], bj[2]])

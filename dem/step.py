@@ -21,8 +21,8 @@ import taichi as ti
 from . import layout as LY
 from . import ledger as L
 from . import record as R
-from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .integrator import integrate_clump, move_wall
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .pair_contact import pair_contacts
 from .record import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .wall_contact import cluster_wall_candidates, wall_contacts

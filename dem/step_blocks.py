@@ -29,8 +29,8 @@ import taichi as ti
 from . import layout as LY
 from . import ledger as L
 from . import record as R
-from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .integrator import integrate_clump, move_wall
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .pair_contact import pair_contacts
 from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
 from .record import CLUMP_WIDTH, WALL_WIDTH
