@@ -85,10 +85,11 @@ def block_on_sphere_bed(dem, *, n=2, r=0.01, mass=2.0, shear_modulus=1e9, poisso
     return b.finalize(), delta0, h_n
 
 
-def colliding_boxes(dem, *, gap=0.006, speed=1.0):
+def colliding_boxes(dem, *, gap=0.006, speed=1.0, damping_mass="body"):
     """Two 20 mm boxes of 2 mm spheres flying face to face at ±speed [m/s] from `gap` [m] apart, no gravity:
-    when they meet, ~50 sphere pairs are within the skin at once."""
-    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5, damping_normal=0.1)
+    when they meet, ~50 sphere pairs are within the skin at once. ``damping_mass`` as dem.Material."""
+    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5, damping_normal=0.1,
+                             damping_mass=damping_mass)
     tpl = dem.box_clump(0.02, 0.02, 0.02, r_core=0.002)
     b = dem.ModelBuilder(gravity=(0.0, 0.0, 0.0))
     for sign in (-1.0, 1.0):

@@ -31,7 +31,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--t-end", type=float, default=None,
                    help="simulated duration [s] (default: the longest record + the scene's settling time + 5 s)")
     p.add_argument("--im-period", type=float, default=1.0, help="period of the Sa intensity measure [s] (default 1)")
-    p.add_argument("--batch-size", type=int, default=None, help="cases per task (default: dem 16 on the CPU, 512 on a GPU, run as worlds of one batch; rigid 500)")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="cases per task (default: dem 16 on the CPU, 512 on a GPU, run as worlds of one batch; "
+                        "rigid 500)")
     p.add_argument("--overturn-deg", type=float, default=None,
                    help="overturning angle [deg] (default: halfway between α and 90°)")
     p.add_argument("--rigid-dt", type=float, default=None,

@@ -16,7 +16,8 @@ from types import ModuleType
 
 from validation.cases.common import CaseResult, Figure, Metric
 
-CASES: tuple[str, ...] = ("pena", "uplift", "single_pier", "pier_deck", "sensitivity", "damping", "calibration")
+CASES: tuple[str, ...] = ("pena", "uplift", "single_pier", "pier_deck", "sensitivity", "damping", "calibration",
+                         "transfer")
 """Case names in report order (module names in this package)."""
 
 
