@@ -44,8 +44,8 @@ BETA_TABLE3 = 0.015
 
 BETA_SHARED = 0.48
 """β_n = β_s under "shared", from the calibration case (least squares on 004 Fig. 7's Peña peaks: 0.478 ±
-0.024 on the quick packing, r1 = 10 mm). Under "shared" the fitted β does not depend on the packing (damping
-case: the Peña peaks agree within 0.5 % from r1 = 10 to 3.5 mm), so one value serves every structure."""
+0.024 on the quick packing, r1 = 10 mm; 0.508 ± 0.028 on 004's, r1 = 5 mm: the same within their errors, as
+under "shared" the fitted β does not depend on the packing), so one value serves every structure."""
 
 TOL_PEAKS = 0.01
 """Issue 15, item 3: the pier's swings agree within 1 % across two packings under the shared mass."""
@@ -149,7 +149,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         rows = [[opt, b["beta"], fmt(b["peak_theta_over_alpha"], 4), "yes" if b["overturned"] else "no",
                  b["max_energy_error"], b["wall_time_s"]] for opt, b in bridge.items()]
         body.append("**Pier–deck bridge, 0.5 g, 18 s**\n\n" + md_table(
-            ["damping_mass", "β", "peak |θ|/α, piers 1–4", "overturned", "balance error", "wall [s]"], rows))
+            ["damping_mass", "β", "peak \\|θ\\|/α, piers 1–4", "overturned", "balance error", "wall [s]"], rows))
     e = {opt: [r["e_fit"] for _, r in runs] for opt, runs in free.items()}
     body.append(
         f"**Finding.** Under 'shared' the pier's swings, divided by their release angle, agree within "
