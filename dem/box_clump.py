@@ -88,7 +88,7 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
               zone_step: tuple[float | None, float | None] | None = None) -> ClumpTemplate:
     """Graded sphere packing of a W × H × T box [m] (see :func:`_build`). The same arguments give the same
     template object, built once (its arrays are read-only): a batch of 1,000 worlds of one scene builds its
-    136,000-sphere block once, not 1,000 times."""
+    146,000-sphere block once, not 1,000 times."""
     key = (width, height, thickness, r_core, r_base, r_top, base_zone, top_zone, spacing_ratio, edges,
            None if zone_step is None else tuple(zone_step))
     try:
