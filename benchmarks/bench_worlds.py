@@ -6,7 +6,8 @@ in one Simulation, against the same worlds run one by one.
 
 For each W it prints the batch's steps/s, world-steps/s, contact evaluations/s (from the recorded contact
 counts), the device memory per world (estimate, dem.worlds.estimate_device_bytes) and the process's peak
-memory; then the same worlds one by one (``--alone`` of them, spread over the batch, timed and scaled to W) and the speed-up.
+memory; then the same worlds one by one (``--alone`` of them, spread over the batch, timed and scaled to W)
+and the speed-up.
 Kernels are compiled before timing (a warm-up step). The first worlds' peaks show the runs are the real ones.
 """
 

@@ -151,9 +151,7 @@ def run_worlds(worlds, overrides: list[dict] | None = None, *, out_dir: Path | s
                   checkpoint_every=checkpoint_every, stop_on=stop_on, resume=resume, handle_signals=handle_signals,
                   parallel=parallel, batch=True, world_names=worlds.names).run()
     if out_dir is not None:
-        from .output import write_csv
-
-        write_csv(Path(out_dir) / WORLDS_TABLE, world_table(worlds, results))
+        write_world_table(Path(out_dir) / WORLDS_TABLE, worlds, results)
     return results
 
 
@@ -183,29 +181,33 @@ def world_row(scene: Scene, result) -> dict:
     return {"status": s["status"], "t_end": s["t_end"]} | row
 
 
-def world_table(worlds: Worlds, results) -> dict[str, np.ndarray]:
-    """Columns of worlds.csv: world index, each varied parameter (numbers; the values of text parameters are
-    numbered in their order of appearance), the status (0 ok, 1 stopped, 2 unstable, 3 interrupted, 4 failed)
-    and the figures of :func:`world_row`."""
-    statuses = ("ok", "stopped", "unstable", "interrupted", "failed")
+def world_table(worlds: Worlds, results):
+    """worlds.csv as a pandas DataFrame, one row per world: its index, each varied parameter (as given), the
+    status (``ok``, ``stopped``, ``unstable``, ``interrupted``, ``failed``) and the figures of
+    :func:`world_row` (overturned as true/false; units in the column names: s, m)."""
+    import pandas as pd
+
     rows = [world_row(sc, r) for sc, r in zip(worlds.scenes, results)]
     keys = list(dict.fromkeys(k for ov in worlds.overrides for k in ov))
     if not keys:  # (a resumed batch) the parameters whose values differ between the worlds
         first = worlds.scenes[0].params
         keys = [k for k in first if len({repr(sc.params.get(k)) for sc in worlds.scenes}) > 1]
-    cols: dict[str, np.ndarray] = {"world": np.arange(len(rows), dtype=float)}
+    table = {"world": list(range(len(rows)))}
     for k in keys:
-        vals = [sc.params.get(k) for sc in worlds.scenes]
-        try:
-            cols[k] = np.array([float(v) for v in vals])
-        except (TypeError, ValueError):
-            codes = {v: i for i, v in enumerate(dict.fromkeys(vals))}
-            cols[f"{k}_index"] = np.array([codes[v] for v in vals], float)
-    cols["status"] = np.array([statuses.index(r["status"]) if r["status"] in statuses else -1 for r in rows], float)
+        table[k] = [sc.params.get(k) for sc in worlds.scenes]
+    table["status"] = [r["status"] for r in rows]
     for name in ("t_end", "peak_theta_over_alpha", "overturned", "overturn_time_s", "residual_theta_over_alpha",
                  "max_slip_m", "max_uplift_m", "energy_error"):
-        cols[name] = np.array([float(r[name]) for r in rows])
-    return cols
+        table[name] = [bool(r[name]) if name == "overturned" else float(r[name]) for r in rows]
+    return pd.DataFrame(table)
+
+
+def write_world_table(path: Path, worlds: Worlds, results) -> None:
+    """Write worlds.csv atomically (an interrupted write leaves the old file or none, never half of one)."""
+    from .output import atomic_write
+
+    text = world_table(worlds, results).to_csv(index=False, float_format="%.10g", na_rep="nan")
+    atomic_write(Path(path), lambda fh: fh.write(text.encode("utf-8")))
 
 
 # ---------------------------------------------------------------------------------------------- memory
