@@ -222,8 +222,8 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
     count = 0
     cost = 0
     for k in range(base + k0, base + k1):
-        if ti.static(shared):
-            cost += 1 + LY.ATOMIC_RETRIES * (FLUSH_SCALARS + RECORD_SCALARS)
+        if ti.static(shared):  # the loop's iterations, and the CAS loops of the atomics actually run
+            cost += 1
         pair = ct.pairs[k]
         a = md.sph_info[pair[0]][0]
         b = md.sph_info[pair[1]][0]
@@ -231,6 +231,8 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
             if cur_a >= 0:
                 _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit,
                             shared)
+                if ti.static(shared):
+                    cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
             fa = ti.Vector([0.0, 0.0, 0.0])
             ta_sum = ti.Vector([0.0, 0.0, 0.0])
             tb_sum = ti.Vector([0.0, 0.0, 0.0])
@@ -274,13 +276,17 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
                 e_s += hit.e_strain
                 worst = ti.max(worst, hit.ratio)
                 count += 1
+                if ti.static(shared):  # charged every step: the budget then holds for the next record step
+                    cost += LY.ATOMIC_RETRIES * RECORD_SCALARS
                 if record:
                     R.pair_contact_record(md, st, dg, wd, pair[0], pair[1], a, b, hit, shared)
     if cur_a >= 0:
         _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared)
+        if ti.static(shared):
+            cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
     R.add_contact_energy(dg, wd.index, e_d, e_f, 0.0, e_s, count, worst, shared)
     if ti.static(shared):
-        cost += LY.ATOMIC_RETRIES * (FLUSH_SCALARS + R.ENERGY_SCALARS)
+        cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
     return cost
 
 

@@ -70,19 +70,32 @@ KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
 
+# Loop iterations per world on the threaded serial path. Taichi 1.7's CPU backend runs a parallel loop of
+# n iterations on at most n / 512 threads (measured here: a loop of 512 long iterations ran on one thread, one
+# of 1,024 on two), so a loop over W worlds would run on one thread whatever W. Each world is therefore
+# spread over WORLD_SPREAD iterations, one task of WORLD_SPREAD iterations per world, the first of which
+# runs the world and the rest return at once.
+WORLD_SPREAD = 512
+
+
 @ti.kernel
 def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
                    record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template(),
                    threads: ti.template()):
     """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py). With one
-    world (``threads`` False) the loop is serialised: no thread pool, no atomics."""
-    if ti.static(not threads):
-        ti.loop_config(serialize=True)
+    world (``threads`` False) the loop is serialised: no thread pool, no atomics; with several, one task per
+    world (WORLD_SPREAD) spread over the CPU's threads: worlds stop at different steps."""
+    if ti.static(threads):
+        ti.loop_config(block_dim=WORLD_SPREAD)
+        for g in range(n_worlds * WORLD_SPREAD):
+            w = g // WORLD_SPREAD
+            if g % WORLD_SPREAD == 0 and ct.counts[w, LY.CT_ACTIVE] == 1:
+                serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
     else:
-        ti.loop_config(block_dim=1)  # one world per task: worlds stop at different steps
-    for w in range(n_worlds):
-        if ct.counts[w, LY.CT_ACTIVE] == 1:
-            serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
+        ti.loop_config(serialize=True)
+        for w in range(n_worlds):
+            if ct.counts[w, LY.CT_ACTIVE] == 1:
+                serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
 
 
 @ti.kernel

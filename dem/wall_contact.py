@@ -302,11 +302,13 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
         i = pair[0]
         w = pair[1]
         c = md.sph_info[i][0]
-        if ti.static(shared):
-            cost += 1 + LY.ATOMIC_RETRIES * (FLUSH_SCALARS + RECORD_SCALARS)
+        if ti.static(shared):  # the loop's iterations, and the CAS loops of the atomics actually run
+            cost += 1
         if c != cur_c:
             if cur_c >= 0:
                 _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
+                if ti.static(shared):
+                    cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
             f_sum = ti.Vector([0.0, 0.0, 0.0])
             t_sum = ti.Vector([0.0, 0.0, 0.0])
             b_sum = ti.Vector([0.0] * DAMP_WIDTH)
@@ -343,13 +345,17 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
                 e_s += hit.e_strain
                 worst = ti.max(worst, hit.ratio)
                 count += 1
+                if ti.static(shared):  # charged every step: the budget then holds for the next record step
+                    cost += LY.ATOMIC_RETRIES * RECORD_SCALARS
                 if record:
                     R.wall_contact_record(md, st, dg, wd, i, c, w, hit, shared)
     if cur_c >= 0:
         _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
+        if ti.static(shared):
+            cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
     R.add_contact_energy(dg, wd.index, e_d, e_f, e_w, e_s, count, worst, shared)
     if ti.static(shared):
-        cost += LY.ATOMIC_RETRIES * (FLUSH_SCALARS + R.ENERGY_SCALARS)
+        cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
     return cost
 
 
