@@ -98,19 +98,33 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
                 serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
 
 
+# A GPU launch is sized from its loop's range. A range known only at run time gets Taichi's grid-stride
+# default of 131,072 threads: 1,024 blocks of 128, of which all but W idle. On a GPU idle blocks cost little;
+# on Mesa's lavapipe each costs ~0.5 ms, which made every launch cost half a second. The block path's range
+# is therefore a compile-time number of world slots: the next power of two ≥ W, at least MIN_WORLD_SLOTS
+# (one compile per class: W ≤ 8, 16, 32, ...), and the blocks past W return at once.
+MIN_WORLD_SLOTS = 8
+
+
+def world_slots(n_worlds: int) -> int:
+    """Blocks launched on the block path for W worlds (see MIN_WORLD_SLOTS)."""
+    return max(MIN_WORLD_SLOTS, 1 << max(int(n_worlds) - 1, 0).bit_length())
+
+
 @ti.kernel
 def advance_blocks(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
                    record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
-                   implicit: ti.template(), bd: ti.template(), budget: ti.template()):
+                   implicit: ti.template(), bd: ti.template(), budget: ti.template(), slots: ti.template()):
     """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
-    (step_blocks.py)."""
+    (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (world_slots)."""
     ti.loop_config(block_dim=bd)
-    for gid in range(n_worlds * bd):
+    for gid in range(slots * bd):
         w = gid // bd
         lane = gid % bd
         scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
-        block_world_steps(w, lane, scan, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, max_steps, implicit,
-                          bd, budget)
+        if w < n_worlds:  # the same for every thread of a block
+            block_world_steps(w, lane, scan, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, max_steps,
+                              implicit, bd, budget)
 
 
 class Diagnostics:
@@ -347,7 +361,7 @@ class Simulation:
         if self.parallel:
             advance_blocks(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
                            self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
-                           runtime.has_loop_limit())
+                           runtime.has_loop_limit(), world_slots(self.world_count))
         else:
             advance_serial(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
                            self.contacts.pair_capacity, self.implicit_damping, self.world_count > 1)
