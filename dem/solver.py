@@ -70,11 +70,11 @@ KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
 
-# Loop iterations per world on the threaded serial path. Taichi 1.7's CPU backend runs a parallel loop of
-# n iterations on at most n / 512 threads (measured here: a loop of 512 long iterations ran on one thread, one
-# of 1,024 on two), so a loop over W worlds would run on one thread whatever W. Each world is therefore
-# spread over WORLD_SPREAD iterations, one task of WORLD_SPREAD iterations per world, the first of which
-# runs the world and the rest return at once.
+# Loop iterations per world on the threaded serial path. Taichi 1.7's CPU backend ran a parallel loop of up
+# to 512 iterations on one thread here (2 cores: 512 long iterations used one core, 1,024 used both), so a
+# loop over W worlds ran on one core whatever W. Each world is therefore spread over WORLD_SPREAD
+# iterations, one task of WORLD_SPREAD iterations per world, the first of which runs the world and the rest
+# return at once: W worlds use min(W, cores) threads.
 WORLD_SPREAD = 512
 
 
