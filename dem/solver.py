@@ -74,7 +74,7 @@ assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 # to 512 iterations on one thread here (2 cores: 512 long iterations used one core, 1,024 used both), so a
 # loop over W worlds ran on one core whatever W. Each world is therefore spread over WORLD_SPREAD
 # iterations, one task of WORLD_SPREAD iterations per world, the first of which runs the world and the rest
-# return at once: W worlds use min(W, cores) threads.
+# return at once (2 worlds then used both cores).
 WORLD_SPREAD = 512
 
 
