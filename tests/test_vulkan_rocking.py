@@ -32,12 +32,7 @@ def _run(arch, out):
 
 @pytest.mark.slow
 @pytest.mark.timeout(3000)
-def test_pena_block_on_vulkan_rocks_through_its_first_impact_as_on_the_cpu(tmp_path):
-    probe = subprocess.run([sys.executable, "-c", "import dem; dem.init('vulkan')"], cwd=ROOT, capture_output=True,
-                           text=True, timeout=300)
-    if probe.returncode != 0:
-        pytest.skip("Taichi's Vulkan backend is not available here (install mesa-vulkan-drivers and libvulkan1): "
-                    + probe.stderr.strip().splitlines()[-1][:200])
+def test_pena_block_on_vulkan_rocks_through_its_first_impact_as_on_the_cpu(tmp_path, vulkan_available):
     runs = {}
     for arch in ("vulkan", "cpu"):
         r = _run(arch, tmp_path / arch)
