@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import taichi as ti
 from taichi.lang.util import to_numpy_type
 
+from .kernel_lang import ti
 from .output import atomic_write
 
 CHECKPOINT_NAME = "checkpoint.npz"

@@ -17,8 +17,8 @@ Strain energy: normal ∫F_n dδ = (2/5) h_n δ^{5/2}; shear |F_s|²/(2k_s) (Iti
 import math
 
 import numpy as np
-import taichi as ti
 
+from .kernel_lang import ti
 from .materials import (
     PAIR_BN,
     PAIR_BS,

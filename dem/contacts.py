@@ -18,11 +18,11 @@ a list only when it is farther apart than the skin, and its history is cleared w
 """
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from . import runtime
 from .device_model import DeviceModel
+from .kernel_lang import ti
 
 
 class Contacts:

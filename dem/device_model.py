@@ -27,10 +27,10 @@ Device arrays (n_h hull spheres, n_g clusters, n_c clumps, n_w walls over all wo
 from __future__ import annotations
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from . import runtime
+from .kernel_lang import ti
 from .materials import PAIR_PARAM_COUNT, PAIR_SHARED
 from .model import Model
 

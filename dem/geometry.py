@@ -6,7 +6,7 @@ explicit DEM step (the solver refuses steps that rotate a body by more than 0.2 
 """
 
 
-import taichi as ti
+from .kernel_lang import ti
 
 
 @ti.func

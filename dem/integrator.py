@@ -29,12 +29,11 @@ forces no longer balance its weight within SLEEP_ACCEL·m·g (or the matching mo
 wakes every body. A sleeping body is in static equilibrium to those tolerances; nothing else changes.
 """
 
-import taichi as ti
-
 from . import layout as LY
 from . import runtime
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, OTHER_FORCE, OTHER_WIDTH, damp_index
 from .geometry import quat_from_rotvec, quat_mul, quat_to_mat
+from .kernel_lang import ti
 from .wall_contact import wall_velocity
 
 ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)

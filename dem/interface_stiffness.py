@@ -18,10 +18,9 @@ sum in a register while the interface repeats (the lists are grouped by body), s
 each column about once per thread.
 """
 
-import taichi as ti
-
 from . import layout as LY
 from .contact_law import normal_stiffness
+from .kernel_lang import ti
 from .materials import PAIR_SHARED
 from .wall_contact import plane_distance, wall_frame
 

@@ -30,7 +30,7 @@ arrays, see WI_*), reals ``world_param`` (gravity, skins, sleep thresholds, see 
 ``Contacts.counts`` (see CT_*), one row per world.
 """
 
-import taichi as ti
+from .kernel_lang import ti
 
 # ---------------------------------------------------------------- per clump: monitor
 MON_WALL_MOTION, MON_KN, MON_KN_LEVER2, MON_CN, MON_QUIET, MON_ASLEEP, MON_PAIR_MOTION = range(7)

@@ -12,14 +12,13 @@ damping.py). Only a's damping block is formed per contact; b's terms follow from
 contacts between the same two bodies (:func:`_derive_pair_damping`).
 """
 
-import taichi as ti
-
 from . import layout as LY
 from . import ledger as L
 from . import record as R
 from . import runtime
 from .contact_law import normal_force, shear_force
 from .damping import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
+from .kernel_lang import ti
 from .wall_contact import IMPACT_SPEED_FLOOR, damping_block
 
 PairHit = None  # struct type of one pair's result, defined at init (runtime.define_types)

@@ -15,9 +15,8 @@ search on that key. The new list goes into the other half of the world's pair re
 The host search (pair_search.py) finds the same set; it is used to start a run and on the serial path.
 """
 
-import taichi as ti
-
 from . import layout as LY
+from .kernel_lang import ti
 
 
 @ti.func

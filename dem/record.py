@@ -14,10 +14,10 @@ contact force, moment about the world origin, number of contacts and sum of norm
 from dataclasses import dataclass
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from . import ledger as L
+from .kernel_lang import ti
 
 GLOBAL_COLUMNS = ("t", "E_body", "E_boundary", "E_kinetic", "E_strain", "E_damping", "E_friction",
                   "contact_count", "max_overlap_ratio", "rebuilds")

@@ -7,7 +7,7 @@ chosen at init (f64 by default) is the precision of the whole engine.
 
 from __future__ import annotations
 
-import taichi as ti
+from .kernel_lang import ti
 
 ARCHS = ("cpu", "gpu", "cuda", "vulkan", "metal")
 PRECISIONS = ("f64", "f32")
@@ -16,6 +16,13 @@ PRECISIONS = ("f64", "f32")
 # ndarrays returned a wrong sum and one bound to 33 or more crashed (Mesa lavapipe, Taichi 1.7.4).
 # The solver checks its kernels against this bound.
 MAX_KERNEL_ARRAYS = 30
+
+# Taichi's control-flow-graph optimisation (store-to-load forwarding and dead-store elimination over the whole
+# kernel) is quadratic in a kernel's size: on the step kernel (some 80 functions inlined into one loop) it took
+# 97 % of a 200 s cold compile and 2.2 GB of memory, while LLVM, which runs after it, already forwards the
+# stores it would forward (the serial Peña run is as fast without it: 4.8-5.5 s against 5.1-5.9 s for 2 s of
+# rocking, and its trajectory bit for bit the same). Off, the step compiles in ~25 s (docs/compile_time.md).
+CFG_OPTIMIZATION = False
 
 _state: dict = {"arch": None, "precision": None}
 _type_builders: list = []
@@ -65,6 +72,7 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         offline_cache=True,
         log_level=ti.WARN,
         fast_math=fast_math,
+        cfg_optimization=CFG_OPTIMIZATION,
         **kwargs,
     )
     got = ti.lang.impl.current_cfg().arch

@@ -13,10 +13,10 @@ mid-step velocity instead (integrator.py); the two differ by O(Δt) of the dashp
 from dataclasses import dataclass
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
+from .kernel_lang import ti
 from .pair_contact import pair_contact
 from .solver import ContactArgs, ModelArgs, StateArgs
 from .wall_contact import wall_contact, wall_frame

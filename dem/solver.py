@@ -29,13 +29,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from . import ledger as L
 from . import runtime
 from .contacts import Contacts
 from .device_model import DeviceModel
+from .kernel_lang import ti
 from .model import Model
 from .pair_search import carry_history, find_pairs, hull_clusters
 from .record import SLOT_WIDTH, RecordLayout
@@ -80,35 +80,35 @@ WORLD_SPREAD = 512
 
 @ti.kernel
 def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
-                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template(),
-                   threads: ti.template()):
-    """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py). With one
-    world (``threads`` False) the loop is serialised: no thread pool, no atomics; with several, one task per
-    world (WORLD_SPREAD) spread over the CPU's threads: worlds stop at different steps."""
-    if ti.static(threads):
-        ti.loop_config(block_dim=WORLD_SPREAD)
-        for g in range(n_worlds * WORLD_SPREAD):
-            w = g // WORLD_SPREAD
-            if g % WORLD_SPREAD == 0 and ct.counts[w, LY.CT_ACTIVE] == 1:
-                serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
-    else:
-        ti.loop_config(serialize=True)
-        for w in range(n_worlds):
-            if ct.counts[w, LY.CT_ACTIVE] == 1:
-                serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
+                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template()):
+    """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py), one task per
+    world (WORLD_SPREAD) spread over the CPU's threads: worlds stop at different steps. The number of worlds
+    is a run-time argument, so a single run and a batch share one compiled kernel."""
+    ti.loop_config(block_dim=WORLD_SPREAD)
+    for g in range(n_worlds * WORLD_SPREAD):
+        w = g // WORLD_SPREAD
+        if g % WORLD_SPREAD == 0 and ct.counts[w, LY.CT_ACTIVE] == 1:
+            serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
 
 
-# A GPU launch is sized from its loop's range. A range known only at run time gets Taichi's grid-stride
-# default of 131,072 threads: 1,024 blocks of 128, of which all but W idle. On a GPU idle blocks cost little;
-# on Mesa's lavapipe each costs ~0.5 ms, which made every launch cost half a second. The block path's range
-# is therefore a compile-time number of world slots: the next power of two ≥ W, at least MIN_WORLD_SLOTS
-# (one compile per class: W ≤ 8, 16, 32, ...), and the blocks past W return at once.
+# A GPU launch is sized from its loop's range. On the SPIR-V backends (Vulkan, Metal) a range known only at run
+# time gets Taichi's grid-stride default of 131,072 threads: 1,024 blocks of 128, of which all but W idle; on
+# Mesa's lavapipe each costs ~0.5 ms, which made every launch cost half a second. There the block path's range
+# is a compile-time number of world slots: the next power of two ≥ W, at least MIN_WORLD_SLOTS (one compile
+# per class: W ≤ 8, 16, 32, ...), and the blocks past W return at once. On CUDA and the CPU idle blocks cost
+# nothing measurable and the range is the run-time W: one compiled kernel for every batch size.
 MIN_WORLD_SLOTS = 8
 
 
 def world_slots(n_worlds: int) -> int:
-    """Blocks launched on the block path for W worlds (see MIN_WORLD_SLOTS)."""
+    """Blocks launched on the block path for W worlds on a SPIR-V backend (see MIN_WORLD_SLOTS)."""
     return max(MIN_WORLD_SLOTS, 1 << max(int(n_worlds) - 1, 0).bit_length())
+
+
+def slot_class(n_worlds: int) -> int:
+    """The block kernel's compile-time ``slots`` argument: world_slots(W) where the backend needs a fixed
+    launch size (SPIR-V), else 0 (the launch is sized from W at run time)."""
+    return world_slots(n_worlds) if runtime.has_loop_limit() else 0
 
 
 @ti.kernel
@@ -116,9 +116,9 @@ def advance_blocks(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
                    record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
                    implicit: ti.template(), bd: ti.template(), budget: ti.template(), slots: ti.template()):
     """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
-    (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (world_slots)."""
+    (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (slot_class; 0: n_worlds blocks)."""
     ti.loop_config(block_dim=bd)
-    for gid in range(slots * bd):
+    for gid in range((slots if ti.static(slots > 0) else n_worlds) * bd):
         w = gid // bd
         lane = gid % bd
         scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
@@ -361,10 +361,10 @@ class Simulation:
         if self.parallel:
             advance_blocks(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
                            self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
-                           runtime.has_loop_limit(), world_slots(self.world_count))
+                           runtime.has_loop_limit(), slot_class(self.world_count))
         else:
             advance_serial(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
-                           self.contacts.pair_capacity, self.implicit_damping, self.world_count > 1)
+                           self.contacts.pair_capacity, self.implicit_damping)
 
     # ------------------------------------------------------------------ stepping
     def _launch(self, targets: np.ndarray) -> np.ndarray:

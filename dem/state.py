@@ -23,12 +23,12 @@ and the time are the batch's: ``step`` and ``time`` = step · Δt.
 from __future__ import annotations
 
 import numpy as np
-import taichi as ti
 
 from . import layout as LY
 from . import runtime
 from .damping import DAMP_WIDTH, OTHER_WIDTH
 from .device_model import DeviceModel
+from .kernel_lang import ti
 from .model import matrix_to_quat, quat_to_matrix
 
 

@@ -16,13 +16,12 @@ when two of its bodies may have moved closer than the pair skin (counts[CT_PAIR_
 searches its body pairs again (pair_search.py) and launches it on.
 """
 
-import taichi as ti
-
 from . import layout as LY
 from . import ledger as L
 from . import record as R
 from .integrator import integrate_clump, move_wall
 from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
+from .kernel_lang import ti
 from .pair_contact import pair_contacts
 from .record import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .wall_contact import cluster_wall_candidates, wall_contacts

@@ -24,13 +24,12 @@ idles through the rest. With one thread per block (bd = 1, the CPU backend) the 
 this is a plain per-world loop, which lets the CPU test the block path's logic.
 """
 
-import taichi as ti
-
 from . import layout as LY
 from . import ledger as L
 from . import record as R
 from .integrator import integrate_clump, move_wall
 from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
+from .kernel_lang import ti
 from .pair_contact import pair_contacts
 from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
 from .record import CLUMP_WIDTH, WALL_WIDTH

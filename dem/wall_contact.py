@@ -12,14 +12,13 @@ registers while consecutive candidates share a clump and a wall, and the sums in
 share a clump; each clump's sums are added to it once per run.
 """
 
-import taichi as ti
-
 from . import layout as LY
 from . import ledger as L
 from . import record as R
 from . import runtime
 from .contact_law import normal_force, shear_force
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
+from .kernel_lang import ti
 
 # The impact laws of seed 003 divide by δ̇⁻, the approach speed when a contact forms. A contact that
 # forms while resting (δ̇⁻ ≈ 0) would get an unbounded dashpot, so δ̇⁻ is floored at 1 mm/s; those laws
