@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from taichi.lang.util import to_numpy_type
 
-from .kernel_lang import ti
+from .kernel_lang import ti, to_numpy_type
 from .output import atomic_write
 
 CHECKPOINT_NAME = "checkpoint.npz"

@@ -1,4 +1,5 @@
-"""Taichi runtime selection: backend (CPU/GPU) and floating-point precision.
+"""Kernel runtime selection (Taichi or quadrants, see kernel_lang.py): backend (CPU/GPU) and floating-point
+precision.
 
 ``ti.init`` happens here, once, when a user script or the command line calls :func:`init`; importing
 ``dem`` never initialises Taichi. Every device array is allocated with :func:`real`, so the precision
@@ -7,7 +8,7 @@ chosen at init (f64 by default) is the precision of the whole engine.
 
 from __future__ import annotations
 
-from .kernel_lang import ti
+from .kernel_lang import current_arch, ti
 
 ARCHS = ("cpu", "gpu", "cuda", "vulkan", "metal")
 PRECISIONS = ("f64", "f32")
@@ -22,6 +23,7 @@ MAX_KERNEL_ARRAYS = 30
 # 97 % of a 200 s cold compile and 2.2 GB of memory, while LLVM, which runs after it, already forwards the
 # stores it would forward (the serial Peña run is as fast without it: 4.8-5.5 s against 5.1-5.9 s for 2 s of
 # rocking, and its trajectory bit for bit the same). Off, the step compiles in ~25 s (docs/compile_time.md).
+# Quadrants keeps the same pass and the same ``cfg_optimization`` option of ``init``, off here too.
 CFG_OPTIMIZATION = False
 
 _state: dict = {"arch": None, "precision": None}
@@ -75,7 +77,7 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         cfg_optimization=CFG_OPTIMIZATION,
         **kwargs,
     )
-    got = ti.lang.impl.current_cfg().arch
+    got = current_arch()
     if arch != "gpu" and got != getattr(ti, arch if arch != "cpu" else "x64"):
         ti.reset()
         raise ValueError(f"arch {arch!r} is not available on this machine (Taichi started {got.name} instead); "
@@ -130,4 +132,4 @@ def has_loop_limit() -> bool:
 def device_name() -> str:
     """The backend Taichi actually runs (x64, arm64, cuda, vulkan, metal)."""
     ensure_init()
-    return ti.lang.impl.current_cfg().arch.name
+    return current_arch().name

@@ -35,6 +35,7 @@ from . import ledger as L
 from . import runtime
 from .contacts import Contacts
 from .device_model import DeviceModel
+from .kernel_args import KERNEL_ARRAY_COUNT, ContactArgs, DiagArgs, ModelArgs, StateArgs
 from .kernel_lang import ti
 from .model import Model
 from .pair_search import carry_history, find_pairs, hull_clusters
@@ -57,16 +58,6 @@ PAIR_SKIN_RADII = 0.25
 RECORD_BUFFER_BYTES = 256 * 2**20
 MAX_RECORD_ROWS = 2048
 
-_nd1 = ti.types.ndarray(ndim=1)
-_nd2 = ti.types.ndarray(ndim=2)
-ModelArgs = ti.types.argpack(sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1, clump_param=_nd1,
-                             wall_geom=_nd1, wall_vel=_nd2, mat_pair=_nd1, iface_map=_nd1, world_info=_nd2,
-                             world_param=_nd2)
-StateArgs = ti.types.argpack(pos=_nd1, quat=_nd1, rot=_nd1, vel=_nd1, omega=_nd1, force=_nd1, torque=_nd1,
-                             damp=_nd1, damp_other=_nd1, monitor=_nd1, wall_state=_nd1)
-ContactArgs = ti.types.argpack(cand=_nd1, hist=_nd1, counts=_nd2, pairs=_nd1, pair_hist=_nd1)
-DiagArgs = ti.types.argpack(ledger=_nd2, slots=_nd1, rec=_nd2)
-KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
 
