@@ -452,12 +452,19 @@ def main(argv: list[str] | None = None) -> int:
     from .fragility_cli import main as _cmd_fragility
 
     _fragility_args(sub.add_parser("fragility", help="fragility curves (lognormal MLE, bootstrap), IDA plots"))
+    from .compile_cli import add_arguments as _compile_args
+    from .compile_cli import main as _cmd_compile
+
+    _compile_args(sub.add_parser("compile", help="compile the kernels ahead of the first run (a cluster image, a "
+                                                 "CI cache, Dask workers)"))
     try:
         a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
         return int(e.code or 0)
     if a.command == "fragility":
         return _cmd_fragility(a)
+    if a.command == "compile":
+        return _cmd_compile(a)
     if a.command == "sweep":
         return _cmd_sweep(a)
     if a.command == "records":

@@ -394,10 +394,9 @@ class Run:
                           else w.scene.model.hull_count for w in self.worlds if w.frame_writer is not None)
             state_bytes = sum(v.nbytes for v in sim.checkpoint_arrays().values() if isinstance(v, np.ndarray))
             check_disk_room(out, estimate_output_bytes(records, self.columns, spheres, frames, state_bytes))
-        from .startup import compile_notice
+        from .startup import compile_notice, kernel_cache_dir
 
-        kind = f"{runtime.arch()}-{runtime.precision()}-{'implicit' if self.implicit_damping else 'explicit'}"
-        with compile_notice(kind):
+        with compile_notice(sim.kernel_variant(), cache_dir=kernel_cache_dir()):
             sim.compile()
         self.startup = time.perf_counter() - t_start
         self.t_wall0 = time.perf_counter()

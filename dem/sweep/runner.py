@@ -4,7 +4,9 @@ In process (``workers=0``, no scheduler): batches run one after the other here. 
 starts a ``distributed.LocalCluster`` of N single-threaded worker processes on the loopback interface
 (its Taichi threads: the cores ÷ N; with ``--arch cuda`` worker k sees GPU k only),
 ``scheduler='tcp://HOST:PORT'`` connects to a running cluster (its
-workers must see the scene and record files at the same paths). One batch is one task; a task whose
+workers must see the scene and record files at the same paths). Before the first DEM batch one worker per
+host compiles the kernels (``dem compile``) into the host's kernel cache, so the other workers load them
+instead of compiling them again. One batch is one task; a task whose
 worker dies is rescheduled by Dask, and a task that raises is retried ``RETRIES`` times. Finished batches
 are written by this process as they arrive (dem.sweep.store), so a killed sweep keeps every finished
 batch and a re-run skips them.
@@ -222,6 +224,20 @@ def run_sweep(spec: SweepSpec, *, workers: int = 0, scheduler: str | None = None
     return df
 
 
+def _compile_once_per_host(client, arch: str, precision: str) -> None:
+    """Compile the kernels on one worker of each host before any batch starts (engines.compile_kernels): the
+    workers of a host share its kernel cache, so a cluster compiles once per machine instead of once per worker
+    (every worker of a fresh cluster would otherwise compile the same kernels on its first batch)."""
+    from .engines import compile_kernels
+
+    hosts: dict[str, str] = {}
+    for addr, info in client.scheduler_info().get("workers", {}).items():
+        hosts.setdefault(str(info.get("host", addr)), addr)
+    futures = [client.submit(compile_kernels, arch, precision, workers=[addr], allow_other_workers=False,
+                             pure=False, key=f"dem-compile-{host}") for host, addr in hosts.items()]
+    client.gather(futures)
+
+
 def _run_dask(plan: SweepPlan, batches: list[Batch], by_id: dict, bar, *, workers: int,
               scheduler: str | None) -> list:
     import logging
@@ -241,6 +257,8 @@ def _run_dask(plan: SweepPlan, batches: list[Batch], by_id: dict, bar, *, worker
             client.register_plugin(OneGpuPerWorker())
     failed = []
     try:
+        if plan.spec.engine == "dem":
+            _compile_once_per_host(client, plan.spec.arch, plan.spec.precision)
         futures = [client.submit(run_batch, b, key=f"dem-sweep-{b.cases[0][0]}-{len(b.cases)}", retries=RETRIES,
                                  pure=False) for b in batches]
         ids = {f.key: b for f, b in zip(futures, batches)}
