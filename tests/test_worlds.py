@@ -142,9 +142,8 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     """A device pair list with room for one pair overflows when the two boxes meet: that world stops, the
     host grows the lists and searches, and the run goes on as one that had room from the start."""
     dem = ti_cpu
-    from dem.kernel_lang import ti
-
     from dem import layout
+    from dem.kernel_lang import ti
 
     models = [colliding_boxes(dem)]
     ref = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True).advance(600)[0]
