@@ -34,6 +34,7 @@ from . import runtime
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, OTHER_FORCE, OTHER_WIDTH, damp_index
 from .geometry import quat_from_rotvec, quat_mul, quat_to_mat
 from .kernel_lang import ti
+from .small_linalg import mat_mat, mat_vec
 from .wall_contact import wall_velocity
 
 ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)
@@ -65,8 +66,8 @@ def _sign(x):
 
 
 @ti.func
-def spd_solve6(a, b):
-    """Solve a x = b for a symmetric positive definite 6×6 a (Cholesky, unrolled)."""
+def cholesky6(a):
+    """Lower Cholesky factor of a symmetric positive definite 6×6 a (unrolled)."""
     lo = ti.Matrix.zero(float, 6, 6)
     for j in ti.static(range(6)):
         d = a[j, j]
@@ -79,6 +80,12 @@ def spd_solve6(a, b):
             for k in ti.static(range(j)):
                 s -= lo[i, k] * lo[j, k]
             lo[i, j] = s / ljj
+    return lo
+
+
+@ti.func
+def cholesky_solve6(lo, b):
+    """Solve a x = b given a's Cholesky factor lo (:func:`cholesky6`)."""
     y = ti.Vector([0.0] * 6)
     for i in ti.static(range(6)):
         s = b[i]
@@ -92,6 +99,19 @@ def spd_solve6(a, b):
             s -= lo[k, i] * x[k]
         x[i] = s / lo[i, i]
     return x
+
+
+@ti.func
+def _rhs_row(rhs, lhs, u0, fixed, i: ti.template()):
+    """Row i of the right-hand side with the fixed DOFs' columns moved to it (u_i⁺ = u_i⁻ on a fixed row)."""
+    b = rhs[i]
+    if (fixed >> i) & 1:
+        b = u0[i]
+    else:
+        for j in ti.static(range(6)):
+            if (fixed >> j) & 1:
+                b -= lhs[i, j] * u0[j]
+    return b
 
 
 SLEEP_ACCEL = 1e-6  # ÷ g
@@ -148,7 +168,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
     v0 = st.vel[c]
     w0 = st.omega[c]
     rot = st.rot[c]
-    iw = rot @ LY.clump_inertia(md, c) @ rot.transpose()
+    iw = mat_mat(mat_mat(rot, LY.clump_inertia(md, c)), rot.transpose())
     blk = st.damp[c]
     oth_all = st.damp_other[c]
     oth = ti.Vector([oth_all[OTHER_FORCE + i] for i in ti.static(range(6))])
@@ -180,42 +200,40 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
     for i in ti.static(range(6)):
         force6[i] += blk[DAMP_FORCE + i] + oth[i]
     lhs = mass6 + 0.5 * dt * damp6
-    base = (mass6 - 0.5 * dt * damp6) @ u0
+    base = mat_vec(mass6 - 0.5 * dt * damp6, u0)
     # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD
-    free = ti.Vector([1.0] * 6)
-    for i in ti.static(range(6)):
-        if (fixed >> i) & 1:
-            free[i] = 0.0
+    # (bit tests of `fixed`, not `a or b` on floats: the short-circuit `or` of 36 unrolled tests was 2,300 IR
+    # statements of the step kernel; issue 19)
     a = lhs
     for i in ti.static(range(6)):
         for j in ti.static(range(6)):
-            if free[i] == 0.0 or free[j] == 0.0:
+            if fixed & ti.static((1 << i) | (1 << j)):
                 a[i, j] = 1.0 if ti.static(i == j) else 0.0
 
     # four iterations of 004's procedure: the gyroscopic term at the mid-step ω̄ of the previous pass
+    # a is the same in the four iterations: factored once (4 unrolled factorisations were 4,000 IR statements
+    # of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
+    # depend on ω̄, are formed once (issue 19)
+    lo = cholesky6(a)
     w_mid = w0
     u1 = ti.Vector([0.0] * 6)
-    rhs = ti.Vector([0.0] * 6)
+    rhs = base + dt * force6
+    b = ti.Vector([0.0] * 6)
+    for i in ti.static(range(3)):
+        b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
     for _k in ti.static(range(4)):
-        gyro = w_mid.cross(iw @ w_mid)
+        gyro = w_mid.cross(mat_vec(iw, w_mid))
         rhs = base + dt * force6
         for i in ti.static(range(3)):
             rhs[3 + i] -= dt * gyro[i]
-        b = ti.Vector([0.0] * 6)
-        for i in ti.static(range(6)):
-            b[i] = rhs[i]
-            if free[i] == 0.0:
-                b[i] = u0[i]
-            else:
-                for j in ti.static(range(6)):
-                    if free[j] == 0.0:
-                        b[i] -= lhs[i, j] * u0[j]
-        u1 = spd_solve6(a, b)
+        for i in ti.static(range(3, 6)):
+            b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
+        u1 = cholesky_solve6(lo, b)
         w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
 
     ubar = 0.5 * (u0 + u1)
-    f_con = (lhs @ u1 - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
-    f_damp = -(damp6 @ ubar)  # dashpot force at mid-step
+    f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
+    f_damp = -mat_vec(damp6, ubar)  # dashpot force at mid-step
     wall_dot = 0.0
     other_dot = 0.0
     for i in ti.static(range(6)):
@@ -224,7 +242,7 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
         other_dot += ubar[i] * oth[i]
     # dissipation: against walls (ū − v_w)ᵀD(ū − v_w) exactly; between bodies, minus the work the
     # dashpots do on this body (the two bodies' shares add up to the pair's dissipation)
-    dissip = ubar.dot(damp6 @ ubar) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
+    dissip = ubar.dot(mat_vec(damp6, ubar)) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
     vbar = ti.Vector([ubar[0], ubar[1], ubar[2]])
     wbar = ti.Vector([ubar[3], ubar[4], ubar[5]])
     mv = ClumpMove(v_mid=vbar, w_mid=wbar)
@@ -262,8 +280,8 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
         else:
             mon[LY.MON_QUIET] = 0.0
     if record:
-        k0 = 0.5 * u0.dot(mass6 @ u0)
-        k1 = 0.5 * u1.dot(mass6 @ u1)
+        k0 = 0.5 * u0.dot(mat_vec(mass6, u0))
+        k1 = 0.5 * u1.dot(mat_vec(mass6, u1))
         mv.kinetic = 0.5 * (k0 + k1)
         mv.force = f_c + ti.Vector([f_damp[0], f_damp[1], f_damp[2]])
         mv.torque = t_c + ti.Vector([f_damp[3], f_damp[4], f_damp[5]])

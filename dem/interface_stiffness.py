@@ -22,6 +22,7 @@ from . import layout as LY
 from .contact_law import normal_stiffness
 from .kernel_lang import ti
 from .materials import PAIR_SHARED
+from .small_linalg import mat_vec
 from .wall_contact import plane_distance, wall_frame
 
 
@@ -61,7 +62,7 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
         if active == 1:
             b = md.sph_body[i]
             r = b[3]
-            x = st.pos[c] + st.rot[c] @ ti.Vector([b[0], b[1], b[2]])
+            x = st.pos[c] + mat_vec(st.rot[c], ti.Vector([b[0], b[1], b[2]]))
             o, n, u, v, hu, hv = wall_frame(md, st, w)
             dist, _normal, valid = plane_distance(x, o, n, u, v, hu, hv)
             overlap = r - dist
@@ -98,8 +99,8 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
         if active == 1:
             bi = md.sph_body[pair[0]]
             bj = md.sph_body[pair[1]]
-            xi = st.pos[a] + st.rot[a] @ ti.Vector([bi[0], bi[1], bi[2]])
-            xj = st.pos[b] + st.rot[b] @ ti.Vector([bj[0], bj[1], bj[2]])
+            xi = st.pos[a] + mat_vec(st.rot[a], ti.Vector([bi[0], bi[1], bi[2]]))
+            xj = st.pos[b] + mat_vec(st.rot[b], ti.Vector([bj[0], bj[1], bj[2]]))
             d = xi - xj
             dist = d.norm()
             overlap = bi[3] + bj[3] - dist

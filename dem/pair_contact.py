@@ -19,6 +19,7 @@ from . import runtime
 from .contact_law import normal_force, shear_force
 from .damping import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
 from .kernel_lang import ti
+from .small_linalg import mat_mat, mat_vec
 from .wall_contact import IMPACT_SPEED_FLOOR, damping_block
 
 PairHit = None  # struct type of one pair's result, defined at init (runtime.define_types)
@@ -54,8 +55,8 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
     contact_law.dashpot_mass; 0 otherwise), material-pair parameters mat. With ``implicit`` the dashpots
     come back as a's damping block (JᵀDJ about a's centre) instead of forces.
     """
-    xi = xa + ra @ ti.Vector([bi[0], bi[1], bi[2]])
-    xj = xb + rb @ ti.Vector([bj[0], bj[1], bj[2]])
+    xi = xa + mat_vec(ra, ti.Vector([bi[0], bi[1], bi[2]]))
+    xj = xb + mat_vec(rb, ti.Vector([bj[0], bj[1], bj[2]]))
     d = xi - xj
     dist = d.norm()
     overlap = bi[3] + bj[3] - dist
@@ -135,12 +136,12 @@ def _derive_pair_damping(blk_a, d, ua, ub):
     sm[1, 5] = d[0]
     sm[2, 3] = d[1]
     sm[2, 4] = -d[0]
-    cb = sm.transpose() @ ca @ sm
+    cb = mat_mat(mat_mat(sm.transpose(), ca), sm)
     blk_b = ti.Vector([0.0] * DAMP_WIDTH)
     for i in ti.static(range(6)):
         for j in ti.static(range(i, 6)):
             blk_b[ti.static(damp_index(i, j))] = cb[i, j]
-    return blk_b, ca @ (sm @ ub), sm.transpose() @ (ca @ ua)
+    return blk_b, mat_vec(ca, mat_vec(sm, ub)), mat_vec(sm.transpose(), mat_vec(ca, ua))
 
 
 @ti.func

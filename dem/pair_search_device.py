@@ -17,6 +17,7 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 
 from . import layout as LY
 from .kernel_lang import ti
+from .small_linalg import mat_vec
 
 
 @ti.func
@@ -103,16 +104,16 @@ def _cluster_pair(g, h, md: ti.template(), st: ti.template(), ct: ti.template(),
     ch = md.cluster_body[h]
     k = k0
     trips = 1
-    xg = xa + ra @ ti.Vector([cg[0], cg[1], cg[2]])
-    xh = xb + rb @ ti.Vector([ch[0], ch[1], ch[2]])
+    xg = xa + mat_vec(ra, ti.Vector([cg[0], cg[1], cg[2]]))
+    xh = xb + mat_vec(rb, ti.Vector([ch[0], ch[1], ch[2]]))
     if (xg - xh).norm() < cg[3] + ch[3] + skin:
         trips += rg[1] * (1 + rh[1])
         for i in range(rg[0], rg[0] + rg[1]):
             bi = md.sph_body[i]
-            xi = xa + ra @ ti.Vector([bi[0], bi[1], bi[2]])
+            xi = xa + mat_vec(ra, ti.Vector([bi[0], bi[1], bi[2]]))
             for j in range(rh[0], rh[0] + rh[1]):
                 bj = md.sph_body[j]
-                xj = xb + rb @ ti.Vector([bj[0], bj[1], bj[2]])
+                xj = xb + mat_vec(rb, ti.Vector([bj[0], bj[1], bj[2]]))
                 if (xi - xj).norm() - bi[3] - bj[3] < skin:
                     if ti.static(write):
                         ct.pairs[base + k] = ti.Vector([i, j, g, h])

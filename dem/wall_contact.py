@@ -19,6 +19,7 @@ from . import runtime
 from .contact_law import normal_force, shear_force
 from .damping import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, damp_index
 from .kernel_lang import ti
+from .small_linalg import mat_vec
 
 # The impact laws of seed 003 divide by δ̇⁻, the approach speed when a contact forms. A contact that
 # forms while resting (δ̇⁻ ≈ 0) would get an unbounded dashpot, so δ̇⁻ is floored at 1 mm/s; those laws
@@ -116,7 +117,7 @@ def cluster_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.temp
     c = rng[2]
     xg = st.pos[c]
     rot = st.rot[c]
-    xcl = xg + rot @ ti.Vector([cl[0], cl[1], cl[2]])
+    xcl = xg + mat_vec(rot, ti.Vector([cl[0], cl[1], cl[2]]))
     k = k0
     for w in range(wd.wall0, wd.wall0 + wd.n_wall):
         o, n, u, v, hu, hv = wall_frame(md, st, w)
@@ -124,7 +125,7 @@ def cluster_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.temp
         if valid_g == 1 and dist_g - cl[3] < skin and dist_g > -cl[3] - skin:
             for i in range(rng[0], rng[0] + rng[1]):
                 b = md.sph_body[i]
-                x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
+                x = xg + mat_vec(rot, ti.Vector([b[0], b[1], b[2]]))
                 dist, _n, valid = plane_distance(x, o, n, u, v, hu, hv)
                 if valid == 1 and dist - b[3] < skin and dist > -b[3]:
                     if ti.static(write):
@@ -205,7 +206,7 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
     velocities at t − Δt/2 (004 §2.1). A contact that has opened returns a cleared history.
     """
     r = b[3]
-    x = xg + rot @ ti.Vector([b[0], b[1], b[2]])
+    x = xg + mat_vec(rot, ti.Vector([b[0], b[1], b[2]]))
     dist, normal, valid = plane_distance(x, o, n, u, v, hu, hv)
     overlap = r - dist
     hit = WallHit(touching=0, hist=hs)
