@@ -41,7 +41,11 @@ def define_types(builder) -> None:
 
 def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, threads: int | None = None,
          fast_math: bool = True) -> None:
-    """Initialise Taichi for `dem`.
+    """Initialise the kernel language's runtime (Taichi or quadrants, kernel_lang.py) for `dem`.
+
+    quadrants' ``init`` takes the same options as Taichi's 1.7 (each field of its compile config is a keyword,
+    ``cfg_optimization`` and ``fast_math`` included; unknown keywords raise), plus ``src_ll_cache`` (on by
+    default: a source-hash cache for kernels declared ``fastcache=True``, which the engine's are not).
 
     Args:
         arch: one of ``cpu``, ``gpu`` (Taichi picks CUDA, Vulkan or Metal), ``cuda``, ``vulkan``, ``metal``.
