@@ -347,6 +347,18 @@ class Simulation:
         self.contacts.counts.from_numpy(counts)
         self._kernel()
 
+    def kernel_variant(self) -> str:
+        """Which compiled step kernel this Simulation launches: backend, precision, launch path and the kernel's
+        compile-time arguments (the number of worlds is a run-time argument, except for the block path's
+        class of W on SPIR-V backends). Two Simulations with the same variant share one compiled kernel."""
+        head = f"{runtime.device_name()}-{runtime.precision()}"
+        damping = "implicit" if self.implicit_damping else "explicit"
+        if not self.parallel:
+            return f"{head}-serial-{damping}"
+        budget = "-budget" if runtime.has_loop_limit() else ""
+        slots = slot_class(self.world_count)
+        return f"{head}-blocks-{damping}-bd{self.block_dim}{budget}" + (f"-slots{slots}" if slots else "")
+
     def _kernel(self, max_steps: int = 0):
         md, st, ct, dg = self._packs()
         if self.parallel:
