@@ -91,4 +91,16 @@ def current_arch():
     return ti.lang.impl.current_cfg().arch
 
 
-__all__ = ["CACHE_DIR_ENV", "NAME", "TOOLCHAINS", "argpack", "current_arch", "ti", "to_numpy_type"]
+def compiled_variants(kernel) -> int:
+    """How many specialisations of a ``@ti.kernel`` (one per combination of its compile-time arguments) this
+    process has compiled or loaded: Taichi counts them in ``compiled_kernels``, quadrants in
+    ``materialized_kernels``."""
+    primal = kernel._primal
+    return len(primal.compiled_kernels if NAME == "taichi" else primal.materialized_kernels)
+
+
+# The banner each toolchain prints on import and init ("[Taichi] ...", "[Quadrants] ..."), for output filters.
+BANNER = "[Taichi]" if NAME == "taichi" else "[Quadrants]"
+
+__all__ = ["BANNER", "CACHE_DIR_ENV", "NAME", "TOOLCHAINS", "argpack", "compiled_variants", "current_arch", "ti",
+           "to_numpy_type"]

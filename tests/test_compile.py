@@ -14,10 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _specialisations(kernel) -> int:
-    """Compiled specialisations of a Taichi kernel (its own counter: one per template-argument combination)."""
-    primal = getattr(kernel, "_primal", None)
-    assert primal is not None and hasattr(primal, "compiled_kernels"), "kernel object without its counter"
-    return len(primal.compiled_kernels)
+    """Compiled specialisations of a kernel (its own counter: one per template-argument combination)."""
+    from dem.kernel_lang import compiled_variants
+
+    return compiled_variants(kernel)
 
 
 def test_batch_after_single_run_compiles_no_new_step_kernel(ti_cpu):
@@ -57,14 +57,15 @@ def test_unknown_entry_point_is_refused_with_the_choices():
 def test_dem_compile_readies_the_serial_step(tmp_path, ti_cpu):
     """`dem compile --entry run` leaves the step kernel in the kernel cache and says so; the start-up notice
     then knows it is there (it records the kernel code compiled into that cache)."""
+    from dem.kernel_lang import BANNER, CACHE_DIR_ENV
     from dem.startup import kernel_cache_dir
 
     cache = kernel_cache_dir()  # this session's kernel cache (XDG_CACHE_HOME below would move it)
     r = subprocess.run([sys.executable, "-m", "dem.cli", "compile", "--entry", "run", "--no-progress"],
                        capture_output=True, text=True, cwd=ROOT, timeout=900,
-                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), "TI_OFFLINE_CACHE_FILE_PATH": cache})
+                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path), CACHE_DIR_ENV: cache})
     assert r.returncode == 0, r.stderr[-2000:]
-    lines = [ln for ln in r.stdout.strip().splitlines() if not ln.startswith("[Taichi]")]
+    lines = [ln for ln in r.stdout.strip().splitlines() if not ln.startswith(BANNER)]
     assert lines[0].split()[:2] == ["run", "x64-f64-serial-implicit"], r.stdout
     assert lines[-1].startswith("kernels in ")
     record = (tmp_path / "dem" / "compile_seconds.json").read_text()
