@@ -70,6 +70,7 @@ def _typed_packs(fn):
             notes[name] = pack
     return fn
 
+
 # Environment variable that moves the toolchain's offline kernel cache (the cache of compiled kernels on disk).
 CACHE_DIR_ENV = "TI_OFFLINE_CACHE_FILE_PATH" if NAME == "taichi" else "QD_OFFLINE_CACHE_FILE_PATH"
 
