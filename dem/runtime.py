@@ -19,11 +19,12 @@ PRECISIONS = ("f64", "f32")
 MAX_KERNEL_ARRAYS = 30
 
 # Taichi's control-flow-graph optimisation (store-to-load forwarding and dead-store elimination over the whole
-# kernel) is quadratic in a kernel's size: on the step kernel (some 80 functions inlined into one loop) it took
-# 97 % of a 200 s cold compile and 2.2 GB of memory, while LLVM, which runs after it, already forwards the
-# stores it would forward (the serial Peña run is as fast without it: 4.8-5.5 s against 5.1-5.9 s for 2 s of
-# rocking, and its trajectory bit for bit the same). Off, the step compiles in ~25 s (docs/compile_time.md).
-# Quadrants keeps the same pass and the same ``cfg_optimization`` option of ``init``, off here too.
+# kernel) costs in proportion to a kernel's size for every statement it touches: on the step kernel (some 80
+# functions inlined into one loop) it took 85 % of a 200 s cold compile and 2.2 GB of memory, while LLVM, which
+# runs after it, forwards the same stores (the serial Peña run is as fast without it: 4.8-5.5 s against
+# 5.2-5.9 s for 2 s of rocking). It also computed the implicit rotation step wrong, by ~3e-11 relative on the
+# small components of ω (without it the step matches a NumPy reference to the bit; tests/test_torque_free.py).
+# Off, the step compiles in ~20-25 s here (docs/compile_time.md). Quadrants has the same pass and option.
 CFG_OPTIMIZATION = False
 
 _state: dict = {"arch": None, "precision": None}
