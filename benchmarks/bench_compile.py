@@ -16,7 +16,8 @@ kernel is the largest). Entry points:
                launch size is a compile-time class of W, solver.world_slots)
     frames     the contact export of frames (--vtk)
 The model is dem.precompile.small_model (a kernel's compiled form does not depend on the model's size).
-The figures are wall times on a machine that may be shared: the CPU time of each child is printed too.
+The figures are wall times on a machine that may be shared: the CPU time of each child is printed too. Under
+quadrants (DEM_KERNELS=quadrants) only the phases are timed (its kernel class is not instrumented).
 """
 
 import argparse
@@ -40,9 +41,10 @@ def child(entry: str) -> dict:
     from dem import precompile
     from dem.kernel_lang import ti
 
-    kernel_cls = ti.lang.kernel_impl.Kernel
+    kernel_cls = getattr(ti.lang.kernel_impl, "Kernel", None)
     stats: dict = {}
-    orig_materialize, orig_launch = kernel_cls.materialize, kernel_cls.launch_kernel
+    orig_materialize = getattr(kernel_cls, "materialize", None)
+    orig_launch = getattr(kernel_cls, "launch_kernel", None)
 
     def entry_of(k):
         return stats.setdefault(k.func.__name__, {"ast_s": 0.0, "compile_s": 0.0, "kernel": k, "launched": set()})
@@ -65,7 +67,10 @@ def child(entry: str) -> dict:
                 s["compile_s"] += time.perf_counter() - t0
                 s["launched"].add(id(t_kernel))
 
-    kernel_cls.materialize, kernel_cls.launch_kernel = materialize, launch
+    from dem.kernel_lang import NAME
+
+    if NAME == "taichi":  # Taichi 1.7's Kernel class (quadrants' differs)
+        kernel_cls.materialize, kernel_cls.launch_kernel = materialize, launch
     arch = "vulkan" if entry == "vulkan" else "cpu"
     t0 = time.perf_counter()
     dem.init(arch)
@@ -110,7 +115,10 @@ def child(entry: str) -> dict:
 
 
 def run_child(entry: str, cache: str) -> dict | str:
-    env = dict(os.environ, TI_OFFLINE_CACHE_FILE_PATH=cache, XDG_CACHE_HOME=str(Path(cache) / "xdg"))
+    from dem.kernel_lang import CACHE_DIR_ENV
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(Path(cache) / "xdg"))
+    env[CACHE_DIR_ENV] = cache
     t0 = time.perf_counter()
     p = subprocess.run([sys.executable, __file__, "--child", entry], capture_output=True, text=True, env=env,
                        cwd=ROOT)
