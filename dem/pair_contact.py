@@ -19,7 +19,7 @@ from . import runtime
 from .contact_law import normal_force, shear_force
 from .damping import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
 from .kernel_lang import ti
-from .small_linalg import mat_vec
+from .small_linalg import mat_mat, mat_vec
 from .wall_contact import IMPACT_SPEED_FLOOR, damping_block
 
 PairHit = None  # struct type of one pair's result, defined at init (runtime.define_types)
@@ -116,76 +116,6 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
     return hit
 
 
-# S = [[𝟙, −[d]×], [0, 𝟙]] (_derive_pair_damping): rows k < 3 of S's column 3 + m that are not zero. The
-# products with S below leave out its zero entries and multiply its ones away: the same sums in the same order
-# (x + 0 and x·1 are exact), and 4,000 fewer IR statements than full 6×6 products (issue 19: compile time).
-_S_ROWS = ((1, 2), (0, 2), (0, 1))
-
-
-@ti.func
-def _cs_entry(c, sm, i: ti.template(), j: ti.template()):
-    """(C S)[i, j]."""
-    if ti.static(j < 3):
-        return c[i, j]
-    else:
-        r0, r1 = ti.static(_S_ROWS[j - 3])
-        return c[i, r0] * sm[r0, j] + c[i, r1] * sm[r1, j] + c[i, j]
-
-
-@ti.func
-def _times_s(c, sm):
-    """C S."""
-    return ti.Matrix([[_cs_entry(c, sm, i, j) for j in ti.static(range(6))] for i in ti.static(range(6))])
-
-
-@ti.func
-def _stm_entry(sm, m, i: ti.template(), j: ti.template()):
-    """(Sᵀ M)[i, j]."""
-    if ti.static(i < 3):
-        return m[i, j]
-    else:
-        r0, r1 = ti.static(_S_ROWS[i - 3])
-        return sm[r0, i] * m[r0, j] + sm[r1, i] * m[r1, j] + m[i, j]
-
-
-@ti.func
-def _st_times(sm, m):
-    """Sᵀ M."""
-    return ti.Matrix([[_stm_entry(sm, m, i, j) for j in ti.static(range(6))] for i in ti.static(range(6))])
-
-
-@ti.func
-def _s_vec_entry(sm, u, i: ti.template()):
-    """(S u)[i]: row i < 3 of S is e_i plus −[d]× in columns 3..5."""
-    if ti.static(i < 3):
-        c0, c1 = ti.static([3 + m for m in range(3) if i in _S_ROWS[m]])
-        return u[i] + sm[i, c0] * u[c0] + sm[i, c1] * u[c1]
-    else:
-        return u[i]
-
-
-@ti.func
-def _s_vec(sm, u):
-    """S u."""
-    return ti.Vector([_s_vec_entry(sm, u, i) for i in ti.static(range(6))])
-
-
-@ti.func
-def _st_vec_entry(sm, v, i: ti.template()):
-    """(Sᵀ v)[i]."""
-    if ti.static(i < 3):
-        return v[i]
-    else:
-        r0, r1 = ti.static(_S_ROWS[i - 3])
-        return sm[r0, i] * v[r0] + sm[r1, i] * v[r1] + v[i]
-
-
-@ti.func
-def _st_vec(sm, v):
-    """Sᵀ v."""
-    return ti.Vector([_st_vec_entry(sm, v, i) for i in ti.static(range(6))])
-
-
 @ti.func
 def _derive_pair_damping(blk_a, d, ua, ub):
     """The damping terms of all contacts between bodies a and b from a's block alone.
@@ -206,12 +136,12 @@ def _derive_pair_damping(blk_a, d, ua, ub):
     sm[1, 5] = d[0]
     sm[2, 3] = d[1]
     sm[2, 4] = -d[0]
-    cb = _st_times(sm, _times_s(ca, sm))  # Sᵀ C_a S
+    cb = mat_mat(mat_mat(sm.transpose(), ca), sm)
     blk_b = ti.Vector([0.0] * DAMP_WIDTH)
     for i in ti.static(range(6)):
         for j in ti.static(range(i, 6)):
             blk_b[ti.static(damp_index(i, j))] = cb[i, j]
-    return blk_b, mat_vec(ca, _s_vec(sm, ub)), _st_vec(sm, mat_vec(ca, ua))
+    return blk_b, mat_vec(ca, mat_vec(sm, ub)), mat_vec(sm.transpose(), mat_vec(ca, ua))
 
 
 @ti.func
