@@ -8,6 +8,11 @@ chosen at init (f64 by default) is the precision of the whole engine.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import sys
+
 from .kernel_lang import current_arch, ti
 
 ARCHS = ("cpu", "gpu", "cuda", "vulkan", "metal")
@@ -71,6 +76,28 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
     kwargs = {}
     if threads is not None and arch == "cpu":
         kwargs["cpu_max_num_threads"] = int(threads)
+    # the toolchain prints "[Taichi] Starting on arch=..." on stdout, between dem's own lines: kept here instead
+    # (startup_banner(); printed with DEM_VERBOSE=1), the backend being named in dem's outputs (summary.json)
+    banner = io.StringIO()
+    with contextlib.redirect_stdout(banner):
+        _init_toolchain(arch, precision, debug, fast_math, kwargs)
+    _state["banner"] = banner.getvalue().strip()
+    if os.environ.get("DEM_VERBOSE", "") not in ("", "0") and _state["banner"]:
+        print(_state["banner"], file=sys.stderr)
+    _check_arch(arch)
+    _state["arch"] = arch
+    _state["precision"] = precision
+    _state["fast_math"] = fast_math
+    for builder in _type_builders:
+        builder(real())
+
+
+def startup_banner() -> str:
+    """What the kernel toolchain printed when it started ("[Taichi] Starting on arch=x64")."""
+    return _state.get("banner", "")
+
+
+def _init_toolchain(arch, precision, debug, fast_math, kwargs) -> None:
     ti.init(
         arch=getattr(ti, arch),
         default_fp=ti.f64 if precision == "f64" else ti.f32,
@@ -82,6 +109,10 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
         cfg_optimization=CFG_OPTIMIZATION,
         **kwargs,
     )
+
+
+def _check_arch(arch: str) -> None:
+    """Refuse (and reset) a toolchain that started another backend than the one asked for."""
     got = current_arch()
     if arch != "gpu" and got != getattr(ti, arch if arch != "cpu" else "x64"):
         ti.reset()
@@ -90,11 +121,6 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
     if arch == "gpu" and got in (ti.x64, ti.arm64):
         ti.reset()
         raise ValueError("arch 'gpu' found no GPU backend (CUDA, Vulkan or Metal) on this machine; use --arch cpu")
-    _state["arch"] = arch
-    _state["precision"] = precision
-    _state["fast_math"] = fast_math
-    for builder in _type_builders:
-        builder(real())
 
 
 def is_initialized() -> bool:

@@ -152,6 +152,12 @@ def load_scene_module(ref: str):
         path = scenes_dir() / f"{ref}.py"
     if not path.exists():
         raise ValueError(f"scene {ref!r} not found (give a path to a scene .py file or a name in {scenes_dir()})")
+    if not path.is_file() or path.suffix != ".py":
+        what = "a directory" if path.is_dir() else "not a .py file"
+        hint = f" (a run's output folder goes on with: dem run --resume {ref})" \
+            if (path / "summary.json").is_file() else ""
+        raise ValueError(f"scene {ref!r} is {what}: give a scene script (.py) or a scene name from 'dem scenes'"
+                         + hint)
     name = f"dem_scene_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)

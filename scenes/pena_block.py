@@ -72,7 +72,7 @@ PARAMS = {
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
-                          "interface's contacts (docs/damping.md; not in the kernels yet)", choices=DAMPING_MASSES),
+                          "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
     "wall_width": Param(1.0, "base facet length along x", "m", low=0, low_open=True),
     "wall_depth": Param(0.75, "base facet length along y", "m", low=0, low_open=True),
     "corner_zone": Param(0.02, "width of each corner zone whose force is reported", "m", low=0, low_open=True),

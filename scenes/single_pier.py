@@ -37,7 +37,7 @@ PARAMS = shaking_params({
     "beta_n": Param(0.015, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.015, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
-                          "interface's contacts (docs/damping.md; not in the kernels yet)", choices=DAMPING_MASSES),
+                          "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
     "r_base": Param(0.08, "sphere radius in the base and top zones (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the core (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere base and top zones", "m", low=0, low_open=True),

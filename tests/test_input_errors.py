@@ -56,6 +56,18 @@ def test_cli_unknown_set_key(ti_cpu, tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+def test_cli_directory_as_the_scene(tmp_path, capsys):
+    """A folder (a run's output folder, say) given as the scene: one error line, not a traceback (issue 23)."""
+    run = tmp_path / "runs" / "pena_block"
+    run.mkdir(parents=True)
+    (run / "summary.json").write_text("{}")
+    code = main(["run", str(run), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith("dem: error: scene ") and "is a directory" in err[0] and "--resume" in err[0]
+    assert not (tmp_path / "o").exists()
+
+
 def test_cli_out_of_range_set_value(ti_cpu, tmp_path, capsys):
     code = main(["run", "pena_block", "--set", "nu=0.7", "--out", str(tmp_path / "o")])
     assert code == 2
