@@ -29,7 +29,7 @@ MAX_KERNEL_ARRAYS = 30
 # runs after it, forwards the same stores (the serial Peña run is as fast without it: 4.8-5.5 s against
 # 5.2-5.9 s for 2 s of rocking). It also computed the implicit rotation step wrong, by ~3e-11 relative on the
 # small components of ω (without it the step matches a NumPy reference to the bit; tests/test_torque_free.py).
-# Off, the step compiles in ~20-25 s here (docs/compile_time.md). Quadrants has the same pass and option.
+# Off, the step compiles in ~30 s here (docs/compile_time.md). Quadrants has the same pass and option.
 CFG_OPTIMIZATION = False
 
 _state: dict = {"arch": None, "precision": None}

@@ -1,7 +1,7 @@
 """A word while the kernels get ready: compiling them, or loading them from the kernel cache.
 
 The first run of the engine's kernels on a machine, or the first after their code changed, compiles them
-(about 40 s for the step kernel on this project's 2-core machine, docs/compile_time.md); later runs load them
+(about 30 s for the step kernel on this project's 2-core machine, docs/compile_time.md); later runs load them
 from Taichi's offline cache in a few seconds. :func:`compile_notice` says which of the two is happening:
 
 * It knows what this machine has compiled before: a record in ``$XDG_CACHE_HOME/dem/compile_seconds.json``
@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-FIRST_COMPILE_GUESS_S = 40.0  # [s]: the step kernel's cold compile measured on this project's 2-core machine
+FIRST_COMPILE_GUESS_S = 30.0  # [s]: the step kernel's cold compile measured on this project's 2-core machine (28-31 s)
 LOAD_NOTICE_DELAY_S = 2.0  # [s]: a cache load takes 1-4 s here; say so only when it is slower
 MIN_RECORDED_S = 8.0  # [s]: shorter waits are cache loads (≤ 5 s here, loaded machine), not compiles
 KEEP_TIMES = 9  # compile times kept per kernel variant, for the median
