@@ -19,9 +19,10 @@ not start Taichi.
 import os as _os
 from importlib import import_module as _import_module
 
-# Taichi prints a banner when it is imported; dem's commands and scripts say what they run themselves
-# (ENABLE_TAICHI_HEADER_PRINT=1 restores it).
+# Taichi and quadrants print a banner when they are imported; dem's commands and scripts say what they run
+# themselves (ENABLE_TAICHI_HEADER_PRINT=1 or ENABLE_QUADRANTS_HEADER_PRINT=1 restores it).
 _os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
+_os.environ.setdefault("ENABLE_QUADRANTS_HEADER_PRINT", "False")
 
 from .box_clump import box_clump  # noqa: E402  (after the environment default above)
 from .clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
