@@ -21,6 +21,9 @@ _NUMBER_OPTIONS = ("--dt", "--t-end", "--record-dt", "--threads", "--vtk-every",
                    "--zoom", "--fps", "--stride", "--frame")
 
 
+ARCH_CHOICES = ["cpu", "gpu", "cuda", "vulkan", "metal"]  # runtime.ARCHS, named here without importing Taichi
+
+
 def _join_negative_numbers(argv: list[str]) -> list[str]:
     out, i = [], 0
     while i < len(argv):
@@ -43,7 +46,7 @@ def _add_run(sub):
     p = sub.add_parser("run", help="run a scene and write history.csv, summary.json and plots")
     p.add_argument("scene", nargs="?", default=None,
                    help="scene file (scenes/pena_block.py) or name (pena_block); not with --resume")
-    p.add_argument("--arch", default="cpu", choices=["cpu", "gpu", "cuda", "vulkan", "metal"],
+    p.add_argument("--arch", default="cpu", choices=ARCH_CHOICES,
                    help="Taichi backend (default cpu)")
     p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
     p.add_argument("--t-end", type=float, default=None, help="simulated duration [s] (default: the scene's)")

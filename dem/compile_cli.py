@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-ARCH_CHOICES = ["cpu", "gpu", "cuda", "vulkan", "metal"]  # as dem run --arch (runtime.ARCHS, without Taichi)
 ENTRY_CHOICES = ["run", "blocks", "frames", "explicit", "all"]  # precompile.ENTRY_POINTS and "all"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from .cli import ARCH_CHOICES
+
     p.add_argument("--arch", default="cpu", choices=ARCH_CHOICES, help="backend (default cpu)")
     p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
     p.add_argument("--entry", nargs="+", default=None, choices=ENTRY_CHOICES, metavar="ENTRY",
@@ -44,5 +45,3 @@ def main(a) -> int:
         print(f"{c.entry:9s} {c.variant:40s} {how} in {c.seconds:.1f} s")
     print(f"kernels in {startup.kernel_cache_dir() or 'the kernel cache'} ({sum(c.seconds for c in done):.0f} s)")
     return 0
-
-

@@ -93,7 +93,7 @@ def compile_entry(entry: str) -> Compiled:
     took = time.perf_counter() - t0
     # new kernel code here, or slower than a cache load: a compile (only the long ones are kept as estimates)
     compiled = not cached or took >= startup.MIN_RECORDED_S
-    startup._remember(variant, cache_dir, took if took >= startup.MIN_RECORDED_S else None)
+    startup.remember(variant, cache_dir, took if took >= startup.MIN_RECORDED_S else None)
     return Compiled(entry, variant, took, compiled)
 
 

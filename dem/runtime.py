@@ -77,24 +77,18 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
     if threads is not None and arch == "cpu":
         kwargs["cpu_max_num_threads"] = int(threads)
     # the toolchain prints "[Taichi] Starting on arch=..." on stdout, between dem's own lines: kept here instead
-    # (startup_banner(); printed with DEM_VERBOSE=1), the backend being named in dem's outputs (summary.json)
+    # (printed with DEM_VERBOSE=1), the backend being named in dem's outputs (summary.json)
     banner = io.StringIO()
     with contextlib.redirect_stdout(banner):
         _init_toolchain(arch, precision, debug, fast_math, kwargs)
-    _state["banner"] = banner.getvalue().strip()
-    if os.environ.get("DEM_VERBOSE", "") not in ("", "0") and _state["banner"]:
-        print(_state["banner"], file=sys.stderr)
+    if os.environ.get("DEM_VERBOSE", "") not in ("", "0") and banner.getvalue().strip():
+        print(banner.getvalue().strip(), file=sys.stderr)
     _check_arch(arch)
     _state["arch"] = arch
     _state["precision"] = precision
     _state["fast_math"] = fast_math
     for builder in _type_builders:
         builder(real())
-
-
-def startup_banner() -> str:
-    """What the kernel toolchain printed when it started ("[Taichi] Starting on arch=x64")."""
-    return _state.get("banner", "")
 
 
 def _init_toolchain(arch, precision, debug, fast_math, kwargs) -> None:

@@ -97,7 +97,9 @@ def is_cached(variant: str, cache_dir: str = "") -> bool:
     return _load()["compiled"].get(f"{variant}@{cache_dir}") == code_fingerprint()
 
 
-def _remember(variant: str, cache_dir: str, compile_s: float | None) -> None:
+def remember(variant: str, cache_dir: str, compile_s: float | None) -> None:
+    """Note that this machine has the current kernel code of `variant` in `cache_dir`, and a compile time [s]
+    (None: it was a load, not kept as an estimate)."""
     data = _load()
     data["compiled"][f"{variant}@{cache_dir}"] = code_fingerprint()
     if compile_s is not None:
@@ -148,4 +150,4 @@ def compile_notice(variant: str = "cpu-f64-serial-implicit", *, cache_dir: str =
         elif shown.is_set():
             print(f"loaded in {took:.1f} s", file=stream, flush=True)
         if sys.exc_info()[0] is None:
-            _remember(variant, cache_dir, took if compiled else None)
+            remember(variant, cache_dir, took if compiled else None)

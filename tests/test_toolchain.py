@@ -38,7 +38,9 @@ def test_an_unknown_toolchain_is_refused_by_name():
     assert out.returncode != 0 and "DEM_KERNELS must be one of" in out.stderr
 
 
-@pytest.mark.skipif(importlib.util.find_spec("quadrants") is None, reason="quadrants is not installed here")
+@pytest.mark.skipif(importlib.util.find_spec("quadrants") is None,
+                    reason="quadrants is not installed in this environment (pip install -e '.[quadrants]'; "
+                           "CI runs these in its quadrants environment)")
 def test_quadrants_is_chosen_where_taichi_is_not_installed():
     out = _chosen(None, hide_taichi=True)
     assert out.returncode == 0, out.stderr
