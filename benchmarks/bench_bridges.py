@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
-from dem.run import SimulationUnstable, run_scene  # noqa: E402
-from dem.scene import build_scene, parse_assignments  # noqa: E402
+from dem.run.driver import SimulationUnstable, run_scene  # noqa: E402
+from dem.scenes.scene import build_scene, parse_assignments  # noqa: E402
 
 
 def run(scene_name: str, pga: float, t_end: float, dt: float, out: Path | None, extra: dict):
@@ -76,7 +76,7 @@ def main():
         print("  change of the peaks when Δt is halved: " + ", ".join(
             f"{k.split('_')[0]} {100 * abs(p1[k] - p2[k]) / max(p2[k], 1e-12):.2f} %" for k in p1))
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB; machine: 2-core CPU "
-          f"({dem.runtime.device_name()}), f64")
+          f"({dem.device.runtime.device_name()}), f64")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ kernel is the largest). Entry points:
     vulkan     the block path on Taichi's Vulkan backend (Mesa's lavapipe here), 2 worlds then 20 (the SPIR-V
                launch size is a compile-time class of W, solver.world_slots)
     frames     the contact export of frames (--vtk)
-The model is dem.precompile.small_model (a kernel's compiled form does not depend on the model's size).
+The model is dem.run.precompile.small_model (a kernel's compiled form does not depend on the model's size).
 The figures are wall times on a machine that may be shared: the CPU time of each child is printed too. Under
 quadrants (DEM_KERNELS=quadrants) only the phases are timed (its kernel class is not instrumented).
 """
@@ -38,8 +38,8 @@ def child(entry: str) -> dict:
     """Run one entry point here, with Taichi's kernel class instrumented; return the figures."""
     sys.path.insert(0, str(ROOT))
     import dem
-    from dem import precompile
-    from dem.kernel_lang import ti
+    from dem.device.kernel_lang import ti
+    from dem.run import precompile
 
     kernel_cls = getattr(ti.lang.kernel_impl, "Kernel", None)
     stats: dict = {}
@@ -67,7 +67,7 @@ def child(entry: str) -> dict:
                 s["compile_s"] += time.perf_counter() - t0
                 s["launched"].add(id(t_kernel))
 
-    from dem.kernel_lang import NAME
+    from dem.device.kernel_lang import NAME
 
     if NAME == "taichi":  # Taichi 1.7's Kernel class (quadrants' differs)
         kernel_cls.materialize, kernel_cls.launch_kernel = materialize, launch
@@ -75,7 +75,7 @@ def child(entry: str) -> dict:
     t0 = time.perf_counter()
     dem.init(arch)
     t_init = time.perf_counter() - t0
-    from dem.solver import Simulation
+    from dem.physics.simulation import Simulation
 
     model = precompile.small_model()
     phases = []
@@ -86,7 +86,7 @@ def child(entry: str) -> dict:
         phases.append((label, time.perf_counter() - t))
 
     if entry == "frames":
-        from dem.snapshot import snapshot
+        from dem.output.snapshot import snapshot
 
         sim = Simulation(model, dt=1e-5, record_every=10)
         timed("step", sim.compile)
@@ -115,7 +115,7 @@ def child(entry: str) -> dict:
 
 
 def run_child(entry: str, cache: str) -> dict | str:
-    from dem.kernel_lang import CACHE_DIR_ENV
+    from dem.device.kernel_lang import CACHE_DIR_ENV
 
     env = dict(os.environ, XDG_CACHE_HOME=str(Path(cache) / "xdg"))
     env[CACHE_DIR_ENV] = cache
@@ -155,7 +155,7 @@ def main():
     if a.child:
         print(json.dumps(child(a.child)))
         return
-    from dem import kernel_lang
+    from dem.device import kernel_lang
 
     print(f"machine: {os.cpu_count()} CPUs; kernels: {kernel_lang.NAME}; python {sys.version.split()[0]}")
     for entry in a.entries:

@@ -27,14 +27,14 @@ R1_FINE): 80 mm and 1.6/26 m do."""
 def child(r1: float, r2: float, steps: int) -> None:
     sys.path.insert(0, str(ROOT))
     import dem
-    from dem.scene import build_scene
-    from dem.solver import Simulation
+    from dem.physics.simulation import Simulation
+    from dem.scenes.scene import build_scene
 
     dem.init("cpu")
     scene = build_scene("pier_deck", {"pga_g": 0.1, "r_base": r1, "r_core": r2, "zone": max(0.4, 2 * r1)})
     sim = Simulation(scene.model, dt=scene.params["dt"])
     sim.advance(steps)
-    from dem.layout import CT_N_CAND, CT_N_PAIRS
+    from dem.device.layout import CT_N_CAND, CT_N_PAIRS
 
     counts = sim.contacts.counters()[0]
     print(json.dumps({"r1": r1, "r2": r2, "balls": int(scene.model.ball_count), "hull": int(scene.model.hull_count),

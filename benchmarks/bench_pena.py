@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
-from dem.run import run_scene  # noqa: E402
-from dem.scene import build_scene, parse_assignments  # noqa: E402
+from dem.run.driver import run_scene  # noqa: E402
+from dem.scenes.scene import build_scene, parse_assignments  # noqa: E402
 
 
 def main():
@@ -45,7 +45,7 @@ def main():
     contacts = float(np.sum(h["contact_count"][stepped])) * (s["record_dt"] / s["dt"])
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     pp = s.get("postprocess") or {}
-    print(f"machine: {dem.runtime.device_name()}, {a.arch}, {dem.runtime.precision()}")
+    print(f"machine: {dem.device.runtime.device_name()}, {a.arch}, {dem.device.runtime.precision()}")
     print(f"model: {s['ball_count']} balls, {s['hull_ball_count']} on the hull, {scene.model.cluster_count} clusters")
     print(f"build {t_build:.2f} s, kernel start-up {s['startup_s']:.2f} s")
     print(f"run: {s['steps']} steps of {s['dt']:g} s ({s['t_end']:.3g} s simulated) in {s['wall_time_s']:.2f} s wall")

@@ -1,7 +1,7 @@
 """Cost of ParaView frames: a run with frames at the default frame rate vs the same run without.
 
 The Peña block (scenes/pena_block.py) runs t_end seconds twice per repeat, without frames and with a
-VtkWriter at ``--fps`` frames per simulated second (default dem.vtk_output.DEFAULT_FRAME_RATE); the
+VtkWriter at ``--fps`` frames per simulated second (default dem.output.paraview.DEFAULT_FRAME_RATE); the
 loop's wall time (summary ``wall_time_s``: stepping, snapshots and writing, not Taichi's start-up) is
 compared, best of ``--repeat``. The time spent in the engine's snapshots and in the writer's calls is
 timed inside the loop; the rest of the difference is the shorter chunks of steps between frames, and
@@ -49,10 +49,10 @@ class TimedWriter:
 
 
 class SnapshotTimer:
-    """Times dem.snapshot.snapshot, which the run loop looks up at each run (the engine's share)."""
+    """Times dem.output.snapshot.snapshot, which the run loop looks up at each run (the engine's share)."""
 
     def __init__(self):
-        import dem.snapshot as module
+        from dem.output import snapshot as module
 
         self.module, self.original, self.seconds, self.calls = module, module.snapshot, 0.0, 0
 
@@ -72,9 +72,9 @@ class SnapshotTimer:
 
 def main() -> int:
     import dem
-    from dem.run import run_scene
-    from dem.scene import build_scene, parse_assignments
-    from dem.vtk_output import DEFAULT_FRAME_RATE, VtkWriter
+    from dem.output.paraview import DEFAULT_FRAME_RATE, VtkWriter
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import build_scene, parse_assignments
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--t-end", type=float, default=1.0, help="simulated time per run [s] (default 1)")

@@ -5,7 +5,7 @@ in one Simulation, against the same worlds run one by one.
                                       [--parallel] [--alone N]
 
 For each W it prints the batch's steps/s, world-steps/s, contact evaluations/s (from the recorded contact
-counts), the device memory per world (estimate, dem.worlds.estimate_device_bytes) and the process's peak
+counts), the device memory per world (estimate, dem.run.worlds.estimate_device_bytes) and the process's peak
 memory; then the same worlds one by one (``--alone`` of them, spread over the batch, timed and scaled to W)
 and the speed-up.
 Kernels are compiled before timing (a warm-up step). The first worlds' peaks show the runs are the real ones.
@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
-from dem.record import C_QUAT, G_NC  # noqa: E402
-from dem.worlds import build_worlds, estimate_device_bytes  # noqa: E402
+from dem.physics.recording import C_QUAT, G_NC  # noqa: E402
+from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
 
 PACKINGS = {"paper": {}, "coarse": {"r_base": 0.01, "r_core": 0.04}}
 
@@ -53,7 +53,8 @@ def main():
     dt, record_every = 1e-5, 100
     steps = int(round(a.t_end / dt))
     parallel = True if a.parallel else None
-    print(f"machine: {dem.runtime.device_name()} ({a.arch}), {dem.runtime.precision()}, packing {a.packing}, "
+    rt = dem.device.runtime
+    print(f"machine: {rt.device_name()} ({a.arch}), {rt.precision()}, packing {a.packing}, "
           f"{steps} steps of {dt:g} s per world, sleep off")
     for W in a.worlds:
         thetas = np.linspace(1.0, 5.0, W) if W > 1 else np.array([2.9])

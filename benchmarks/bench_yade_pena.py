@@ -63,8 +63,8 @@ def main():
         return 0
 
     import dem
-    from dem.run import run_scene
-    from dem.scene import build_scene, parse_assignments
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import build_scene, parse_assignments
 
     dem.init("cpu")
     scene = build_scene("pena_block", parse_assignments(a.sets))

@@ -24,20 +24,21 @@ from importlib import import_module as _import_module
 _os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
 _os.environ.setdefault("ENABLE_QUADRANTS_HEADER_PRINT", "False")
 
-from .box_clump import box_clump  # noqa: E402  (after the environment default above)
-from .clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
-from .materials import ContactLaw, Material  # noqa: E402
-from .scene import Param, Scene, build_scene  # noqa: E402
-from .walls import WallMotion  # noqa: E402
+from .model.box_clump import box_clump  # noqa: E402  (after the environment default above)
+from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
+from .model.materials import ContactLaw, Material  # noqa: E402
+from .model.walls import WallMotion  # noqa: E402
+from .scenes.scene import Param, Scene, build_scene  # noqa: E402
 
 # The names whose modules import Taichi are loaded on first use (PEP 562), so that `import dem`,
 # `dem --help`, `dem scenes` and the post-processing modules do not import Taichi (about a second, and its
-# banner). The names above come from modules without Taichi; box_clump must be imported eagerly anyway:
-# importing the submodule dem.box_clump would otherwise bind the module, not the function, to the name.
+# banner). The names above come from modules without Taichi. The layers, bottom to top (docs/architecture.md):
+# model, records, device, physics, output, scenes, run, sweep, cli; this module re-exports the public API.
 _LAZY = {
-    "Model": "model", "ModelBuilder": "model", "RunResult": "run", "SimulationUnstable": "run", "run_scene": "run",
-    "init": "runtime", "Simulation": "solver", "estimate_critical_timestep": "timestep",
-    "Worlds": "worlds", "build_worlds": "worlds", "run_worlds": "worlds",
+    "Model": "model.model", "ModelBuilder": "model.model", "RunResult": "run.driver",
+    "SimulationUnstable": "run.driver", "run_scene": "run.driver", "init": "device.runtime",
+    "Simulation": "physics.simulation", "estimate_critical_timestep": "model.timestep",
+    "Worlds": "run.worlds", "build_worlds": "run.worlds", "run_worlds": "run.worlds",
 }
 
 
@@ -53,7 +54,7 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__version__ = "0.1.0"
+from .version import __version__ as __version__  # noqa: E402
 
 __all__ = [
     "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunResult", "Scene",

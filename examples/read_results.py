@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dem.results import load_results
+from dem.output.results import load_results
 
 
 def history_frame(res) -> pd.DataFrame:
@@ -51,7 +51,7 @@ def main() -> None:
     args = ap.parse_args()
     out = Path(args.out_dir)
     if args.run_first:
-        from dem.cli import main as dem_main
+        from dem.cli.main import main as dem_main
 
         scene = Path(__file__).with_name("stacked_blocks.py")
         if dem_main(["run", str(scene), "--set", f"t_end={args.t_end}", "--vtk-fps", "20", "--out", str(out),

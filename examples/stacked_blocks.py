@@ -20,9 +20,9 @@ import math
 from pathlib import Path
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.base_motion import Recorded
-from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import shaking
+from dem.model.base_motion import Recorded
+from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
+from dem.scenes.tools import shaking
 
 NAME = "stacked_blocks"
 G = 9.81
@@ -87,7 +87,7 @@ if __name__ == "__main__":
     import argparse
 
     import dem
-    from dem.cli import summary_line
+    from dem.cli.main import summary_line
 
     ap = argparse.ArgumentParser(description="run the stacked-blocks scene from Python")
     ap.add_argument("--t-end", type=float, default=8.0, help="duration [s]")

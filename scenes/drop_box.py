@@ -18,9 +18,9 @@ import math
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
-from dem.clump import Box, spheres
-from dem.events import EventSpec
-from dem.probes import AccelerationMagnitude, BodyMotion, GroupForce
+from dem.model.clump import Box, spheres
+from dem.run.events import EventSpec
+from dem.run.probes import AccelerationMagnitude, BodyMotion, GroupForce
 
 NAME = "drop_box"
 

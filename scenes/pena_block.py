@@ -17,7 +17,7 @@ Choices and readings:
   packing overlaps less than the paper's, whose sphere volume must have been ~3 m³). Both are in summary.json.
 - Packing: r1 = 5 mm in 0.15 m base and top zones, r2 = 25 mm core, spacing 0.75 × diameter: 146,320
   balls (Table 2: 132,231), 3,570 in the bottom layer. The outer rows are centred on the side faces
-  (``edges=true``, dem/box_clump.py), so the block pivots on its own edges: Housner's α = 14.04° and the
+  (``edges=true``, dem/model/box_clump.py), so the block pivots on its own edges: Housner's α = 14.04° and the
   sharp block's first impact (0.18754 s from 2.9° against Housner's 0.18773 s). The outer rows along the
   thickness (y = ±0.377 m) lie beyond the 0.75 m base facet, as the block's 2 mm overhang does, and do not
   touch it. ``edges=rounded`` keeps the spheres inside the box (136,120 balls, 3,333 in the bottom layer):
@@ -31,10 +31,10 @@ import math
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.box_clump import EDGES, ZONE_BASE
-from dem.events import EventSpec, block_watch
-from dem.materials import DAMPING_MASSES
-from dem.probes import (
+from dem.model.box_clump import EDGES, ZONE_BASE
+from dem.model.materials import DAMPING_MASSES
+from dem.run.events import EventSpec, block_watch
+from dem.run.probes import (
     AngularVelocity,
     BodyMotion,
     ContactForceRatio,
@@ -43,7 +43,7 @@ from dem.probes import (
     Interface,
     RockingAngle,
 )
-from dem.scene_tools import rocking_body
+from dem.scenes.tools import rocking_body
 
 NAME = "pena_block"
 G = 9.81
@@ -132,7 +132,7 @@ def build(p: dict) -> Scene:
     ]
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
-    # what a batch of worlds or a sweep reads about the rocking block (dem.worlds, dem.sweep.response)
+    # what a batch of worlds or a sweep reads about the rocking block (dem.run.worlds, dem.run.response)
     info["rocking_bodies"] = [rocking_body("theta_deg", "block", width=w, height=h, edge_radius=p["r_base"],
                                            edges=p["edges"])]
     # events: overturning past the tipping angle about the edge spheres (the base does not move), leaving
@@ -153,7 +153,7 @@ def postprocess(result, out_dir, bin_centers=None):
     ``x_+0.1200``) and ``plot_peak_profiles.png``."""
     from scipy.signal import find_peaks
 
-    from dem.output import write_csv
+    from dem.output.files import write_csv
 
     hist = result.history
     t, th = hist["t"], hist["theta_deg"]

@@ -7,7 +7,7 @@ deck's size: here it is about 26.4 m long (x), 5 m wide (y, the piers' length) a
 (2024) deck mass 612,480 kg, so γ = 612480 / (4 × 178176) = 0.86 and the rocking frame's p̄ = √((1+2γ)/(1+3γ)) p = 1.07
 rad/s. The deck has 80 mm spheres in its bottom 0.4 m and 200 mm above.
 
-Edges. The outer rows of every body are centred on its side faces (``edges=true``, dem/box_clump.py):
+Edges. The outer rows of every body are centred on its side faces (``edges=true``, dem/model/box_clump.py):
 each pier pivots on its own edges at the base and under the deck (α = 9.46°, uplift at g tan α).
 ``edges=rounded`` keeps the spheres inside the faces: the piers then rock as piers of α' = 0.917 α.
 
@@ -31,7 +31,7 @@ static load (pier + ¼ deck at the base, ¼ deck at the top), eccentricity ÷ pi
 third) and friction ratio |H|/V.
 
 Base motion: the Eq. 42 sine by default, or a record (``--set record=FILE.AT2 target_pga_g=0.3``; see
-dem.scene_tools.RECORD_PARAMS), after the settling time.
+dem.scenes.tools.RECORD_PARAMS), after the settling time.
 """
 
 import math
@@ -39,19 +39,12 @@ import math
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.box_clump import EDGES
-from dem.events import EventSpec, block_watch
-from dem.materials import DAMPING_MASSES
-from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import (
-    base_signal,
-    resting_height,
-    rigid_reference,
-    rocking_body,
-    shaking,
-    shaking_direction,
-    shaking_params,
-)
+from dem.model.box_clump import EDGES
+from dem.model.materials import DAMPING_MASSES
+from dem.model.placement import resting_height
+from dem.run.events import EventSpec, block_watch
+from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
+from dem.scenes.tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
 
 NAME = "pier_deck"
 G = 9.81

@@ -9,7 +9,7 @@ inertia of the solid pier; r1 = 80 mm spheres in 0.4 m base and top zones and r2
 lattices spaced 0.75 × the diameter (7,776 balls; Itiola & El Shamy 2024 reports 65,851 for its denser packing);
 Δt = 1e-4 s (Itiola & El Shamy 2024: 1e-5 s) — the critical step with implicit dashpots is 1.8e-3 s, and
 halving Δt changes the peak rocking angle by less than 2 % (benchmarks/bench_bridges.py). The outer rows
-are centred on the side faces (``edges=true``, dem/box_clump.py): the pier pivots on its own edges and
+are centred on the side faces (``edges=true``, dem/model/box_clump.py): the pier pivots on its own edges and
 uplifts at g tan α. With ``edges=rounded`` (5,911 balls) it pivots 80 mm inside them, as a pier of
 α' = 0.917 α, and uplifts at 0.150 g.
 """
@@ -17,11 +17,11 @@ uplifts at g tan α. With ``edges=rounded`` (5,911 balls) it pivots 80 mm inside
 import math
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.box_clump import EDGES
-from dem.events import EventSpec, block_watch
-from dem.materials import DAMPING_MASSES
-from dem.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scene_tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
+from dem.model.box_clump import EDGES
+from dem.model.materials import DAMPING_MASSES
+from dem.run.events import EventSpec, block_watch
+from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
+from dem.scenes.tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
 
 NAME = "single_pier"
 G = 9.81
@@ -84,7 +84,7 @@ def build(p: dict) -> Scene:
                                            edges=p["edges"])]
     info["rigid_reference"] = rigid_reference(alpha, p_freq, width=w, height=h, g=G)
     # events: overturning past the tilt from which no base acceleration up to the motion's peak brings the pier
-    # back (dem.events), sliding on the base; the domain reaches a pier height beyond the base facet
+    # back (dem.run.events), sliding on the base; the domain reaches a pier height beyond the base facet
     half = (2 * w + 5.0 + h, ln / 2 + 2.0 + h)
     events = EventSpec(((-half[0], -half[1], -h), (half[0], half[1], 2 * h)),
                        (block_watch("pier", w, ln, h, p["r_base"], base="base", pga_g=motion_info["base_pga_g"],

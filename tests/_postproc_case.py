@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dem.results import read_pvd
+from dem.output.results import read_pvd
 
 T_END = 0.03  # [s]
 FRAME_DT = 0.01  # [s]
@@ -27,7 +27,7 @@ DT = 1e-4  # [s], below the critical estimate (≈ 2e-4 s for these spheres and 
 class PostprocRun:
     out_dir: Path
     model: object
-    frames: list  # the dem.snapshot.Frame objects handed to the writer, in order
+    frames: list  # the dem.output.snapshot.Frame objects handed to the writer, in order
     pvd_after_write: list  # read_pvd(run.pvd) right after each write: what an interrupted run leaves
     result: object  # dem.run.RunResult
 
@@ -55,7 +55,7 @@ class Recorder:
 
 def build_model():
     import dem
-    from dem.model import rotation_matrix
+    from dem.model.model import rotation_matrix
 
     dem.init("cpu")
     stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.5, damping_normal=0.2, damping_shear=0.2,
@@ -75,9 +75,9 @@ def build_model():
 
 
 def make_run(out_dir: Path) -> PostprocRun:
-    from dem.run import run_scene
-    from dem.scene import Scene
-    from dem.vtk_output import VtkWriter
+    from dem.output.paraview import VtkWriter
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import Scene
 
     model = build_model()
     scene = Scene("postproc_case", model, [], DT, T_END, RECORD_DT, {})

@@ -7,8 +7,8 @@ import math
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
-from dem.events import EventSpec, block_watch
-from dem.probes import AngularVelocity, RockingAngle
+from dem.run.events import EventSpec, block_watch
+from dem.run.probes import AngularVelocity, RockingAngle
 
 NAME = "stacked_blocks"
 

@@ -35,7 +35,7 @@ def block_on_floor(dem, *, width=0.1, height=0.1, thickness=0.1, r=0.01, mass=2.
 
 def energies(rows):
     """Ledger columns of record rows."""
-    from dem.record import GLOBAL_COLUMNS
+    from dem.physics.recording import GLOBAL_COLUMNS
 
     return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
 
@@ -65,8 +65,8 @@ def block_on_sphere_bed(dem, *, n=2, r=0.01, mass=2.0, shear_modulus=1e9, poisso
     """A rigid body on an n × n bed of spheres (radius r, 1.5 r apart) resting on the plane z = 0, placed at
     the Hertz overlap δ0 at which each contact carries ``load`` [N] (default: its share of the weight), so it
     starts in equilibrium. Returns (model, δ0 [m], h_n [N/m^1.5]) with h_n = 2G√(2r)/(3(1−ν)) (004 Eq. 5)."""
-    from dem.clump import Box
-    from dem.contact_law import hertz_stiffness_factor
+    from dem.model.clump import Box
+    from dem.physics.contact_law import hertz_stiffness_factor
 
     s = 1.5 * r
     xy = (np.arange(n) - 0.5 * (n - 1)) * s

@@ -11,7 +11,7 @@ import glob as _glob
 import os
 from pathlib import Path
 
-from ..base_motion import STANDARD_G, Recorded
+from ..model.base_motion import STANDARD_G, Recorded
 
 
 def is_at2(path: str | Path) -> bool:
@@ -19,7 +19,7 @@ def is_at2(path: str | Path) -> bool:
 
 
 def load_record(path: str | Path, *, units: str = "g", column: int | str = 1, g: float = STANDARD_G) -> Recorded:
-    """A record file as :class:`dem.base_motion.Recorded` (accelerations in m/s², baseline-corrected).
+    """A record file as :class:`dem.model.base_motion.Recorded` (accelerations in m/s², baseline-corrected).
     ``.AT2`` (any case): PEER NGA format, values in g. Anything else: CSV with time in column 0 and the
     acceleration in ``column`` (index or header name; pick the component of a multi-column file), in
     ``units`` ('g' or 'm/s2')."""

@@ -3,7 +3,7 @@ acceleration at a period (linear scaling: every sample times one factor, so the 
 velocity and displacement scale by it too).
 
 Intensity measures refer to the record's samples as given, before the base-motion baseline correction
-(which shifts the acceleration by a constant of typically < 1e-3 g; dem.base_motion).
+(which shifts the acceleration by a constant of typically < 1e-3 g; dem.model.base_motion).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..base_motion import STANDARD_G, Recorded
+from ..model.base_motion import STANDARD_G, Recorded
 from .spectrum import DAMPING, response_spectrum, spectral_acceleration
 
 

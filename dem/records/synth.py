@@ -25,7 +25,8 @@ record i is the same whatever the suite size, and bit for bit the same on every 
 
 Target. The model's target is its power spectral density: with random phases the expected periodogram of
 the (zero-padded) record is, exactly, the line spectrum |Y_k|² circularly convolved with the envelope's
-periodogram (:meth:`SyntheticModel.expected_periodogram`); ``tests/test_records.py`` checks a suite's mean
+periodogram (:meth:`SyntheticModel.expected_periodogram`);
+``tests/model/test_ground_motion_records.py`` checks a suite's mean
 periodogram against it.
 """
 
@@ -37,7 +38,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 G = 9.81
-"""Gravity [m/s²] used for accelerations in g (as dem.base_motion.STANDARD_G)."""
+"""Gravity [m/s²] used for accelerations in g (as dem.model.base_motion.STANDARD_G)."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..records.files import load_record
+
 SCALE_BY = ("factor", "pga", "sa")
 """How ``--scale`` values are read: factors on the records, target PGAs [g], or target Sa(T) [g]."""
 RESERVED = ("record", "record_units", "record_column", "scale", "target_pga_g", "target_sa_g", "sa_period", "t_end")
@@ -111,7 +113,6 @@ def case_id(digest: str, scale_by: str, intensity: float, params: dict) -> str:
 
 def record_infos(paths: list[Path], *, im_period: float, units: str = "g", column: str = "1") -> list[RecordInfo]:
     """Read each record once (errors name the file and line) and compute its PGA and Sa(im_period) [g]."""
-    from ..records.files import load_record
     from ..records.scaling import pga_g, sa_g_many, sampled
 
     recs = [load_record(p, units=units, column=column) for p in paths]

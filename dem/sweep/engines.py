@@ -1,11 +1,11 @@
 """Sweep engines: a function that takes one batch of cases and returns one result row per case.
 
 The interface is :func:`run_batch` (``Batch`` in, ``pandas.DataFrame`` out, columns ``case_id``, ``status``,
-``message``, the response columns of dem.sweep.response and ``wall_time_s``). It is what a Dask task runs
+``message``, the response columns of dem.run.response and ``wall_time_s``). It is what a Dask task runs
 (one batch per task) and what the in-process sweep calls, so an engine knows nothing of how it is
 scheduled. Engines:
 
-- ``dem``: the DEM scene itself, the batch's cases run as the worlds of one batch (dem.worlds): one
+- ``dem``: the DEM scene itself, the batch's cases run as the worlds of one batch (dem.run.worlds): one
   launch steps them all, each world with its own base motion, ledger and fate (a world that goes unstable
   stops, the others go on); the rows are derived from each world's history.
 - ``rigid``: the scene's rigid reference (``info['rigid_reference']``: a block, or the rocking frame of the
@@ -18,6 +18,7 @@ the compiled kernels stay warm across the tasks it runs.
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -28,7 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .response import default_overturn_angle, dem_response, empty_response, rigid_response
+from ..run.response import default_overturn_angle, dem_response, empty_response, rigid_response
+from ..scenes.scene import build_scene, load_scene_module, resolve_params
+from ..scenes.tools import RECORD_PARAMS, base_signal, shaking_direction
 
 ENGINES = ("dem", "rigid")
 RIGID_GEOMETRIES = ("nominal", "edge")
@@ -62,7 +65,7 @@ def ensure_runtime(arch: str = "cpu", precision: str = "f64", threads: int | Non
     key = (arch, precision, threads)
     if _PROCESS["runtime"] == key:
         return
-    from .. import runtime
+    from ..device import runtime
 
     runtime.init(arch, precision, threads=threads)
     _PROCESS["runtime"] = key
@@ -83,7 +86,6 @@ def compile_kernels(arch: str = "cpu", precision: str = "f64") -> float:
 
 def scene_module(path: str):
     """The scene module at ``path``, loaded once per process."""
-    from ..scene import load_scene_module
 
     mods = _PROCESS["modules"]
     if path not in mods:
@@ -117,8 +119,7 @@ def _dem_batch(batch: Batch) -> list[dict]:
     the serial path one CPU thread per world, on the block path one thread block per world. Cases whose
     scenes disagree on Δt, record interval or duration (records of different lengths) run as separate
     batches of worlds; a case whose scene cannot be built gets an error row and the others go on."""
-    from ..run import Run
-    from ..scene import build_scene
+    from ..run.driver import Run
 
     o = batch.options
     ensure_runtime(o.get("arch", "cpu"), o.get("precision", "f64"), o.get("threads"))
@@ -162,12 +163,10 @@ def _dem_batch(batch: Batch) -> list[dict]:
 # -------------------------------------------------------------------------------------------- rigid ---
 def _rigid_reference(batch: Batch, params: dict) -> dict:
     """The scene's rigid reference for these parameters (built once per process and parameter set)."""
-    import json
 
     key = (batch.scene, json.dumps(params, sort_keys=True, default=str), batch.options.get("rigid_geometry"))
     cache = _PROCESS["rigid"]
     if key not in cache:
-        from ..scene import build_scene
 
         scene = build_scene(scene_module(batch.scene), params)  # the Eq. 42 default motion: geometry only
         ref = dict(scene.info["rigid_reference"])
@@ -188,8 +187,6 @@ def _rigid_batch(batch: Batch) -> list[dict]:
     from validation.rocking.batch import solve_batch
     from validation.rocking.block import RockingBlock, resolve_restitution
 
-    from ..scene import resolve_params
-    from ..scene_tools import RECORD_PARAMS, base_signal, shaking_direction
 
     o = batch.options
     module = scene_module(batch.scene)

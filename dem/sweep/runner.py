@@ -14,6 +14,7 @@ batch and a re-run skips them.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import sys
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..scenes.scene import load_scene_module, resolve_params
 from .cases import RESERVED, Case, build_cases, record_infos
 from .engines import ENGINES, RIGID_GEOMETRIES, Batch, run_batch
 from .store import ResultStore
@@ -84,7 +86,6 @@ class SweepPlan:
 def plan_sweep(spec: SweepSpec) -> SweepPlan:
     """Check everything (before any simulation), build the case table, compare with the folder's settings
     and find the cases still to run."""
-    from ..scene import load_scene_module, resolve_params
 
     if spec.engine not in ENGINES:
         raise ValueError(f"--engine must be one of {ENGINES}, got {spec.engine!r}")
@@ -240,7 +241,6 @@ def _compile_once_per_host(client, arch: str, precision: str) -> None:
 
 def _run_dask(plan: SweepPlan, batches: list[Batch], by_id: dict, bar, *, workers: int,
               scheduler: str | None) -> list:
-    import logging
 
     from distributed import Client, LocalCluster, as_completed
 

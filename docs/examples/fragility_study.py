@@ -26,7 +26,7 @@ DEM_RESTITUTION = 0.984  # the DEM pier's impact restitution, measured in docs/v
 
 
 def dem(*args: str) -> None:
-    from dem.cli import main
+    from dem.cli.main import main
 
     print("$ dem " + " ".join(shlex.quote(a) for a in args), flush=True)
     rc = main(list(args))

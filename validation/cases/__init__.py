@@ -3,7 +3,7 @@
 A case module defines ``NAME``, ``TITLE`` and ``run(out_dir: Path, *, quick: bool) -> CaseResult``
 (validation.cases.common): metrics with tolerances and pass/fail, PNG figures under ``out_dir/<NAME>/``,
 findings as Markdown sections. ``quick=True`` runs a reduced version (coarse packing, short runs) that
-the test suite asserts on. ``dem validate`` (dem/validate.py) runs the cases and writes the report.
+the test suite asserts on. ``dem validate`` (dem/cli/validate.py) runs the cases and writes the report.
 
 To add a case: write ``validation/cases/<name>.py`` with those three names and add ``<name>`` to CASES below,
 in report order. The bridge cases (Itiola & El Shamy 2024, §5): ``single_pier`` and ``pier_deck``.

@@ -109,7 +109,7 @@ def fit_beta(cfg: Settings, damping_mass: str, paper: np.ndarray) -> dict:
 
 def run_fits(cfg: Settings, paper: np.ndarray) -> dict:
     """The fit for every dashpot mass; None for those the kernels do not implement yet."""
-    from dem.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
+    from dem.model.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
 
     return {opt: (fit_beta(cfg, opt, paper) if opt in DAMPING_MASSES_IN_KERNELS else None) for opt in DAMPING_MASSES}
 
@@ -120,7 +120,7 @@ def metrics(fits: dict, e_paper_mean: float) -> list[Metric]:
     for opt, f in fits.items():
         if f is None:
             mets.append(metric_info(f"{opt}: fitted β", "not available",
-                                    note="not in the contact kernels (dem.materials.DAMPING_MASSES_IN_KERNELS)"))
+                                    note="not in the contact kernels (dem.model.materials.DAMPING_MASSES_IN_KERNELS)"))
             continue
         b = f["best"]
         mets += [

@@ -4,10 +4,10 @@ restitution analysis of a rocking history, and the rigid block a DEM block of sp
 The rigid reference. A DEM block stands on its bottom layer of spheres (radius r), so it pivots about the
 sphere of its edge, not a sharp corner: with b' = horizontal distance from the centre of mass G to the edge
 sphere's centre and h' = height of G above it (b' = W/2 with the box builder's default true edges, W/2 − r
-with rounded ones; h' = H/2 − r either way, dem/box_clump.py), the block rolls without slip on the edge and
+with rounded ones; h' = H/2 − r either way, dem/model/box_clump.py), the block rolls without slip on the edge and
     V(θ) = m g (r + R' cos(α' − θ)),  α' = atan(b'/h'),  R' = √(b'² + h'²),
     T(θ) = ½ (m A(θ) + I_G) θ̇²,  A(θ) = (r + b' sin θ + h' cos θ)² + (b' cos θ − h' sin θ)²
-(tests/test_free_rocking.py). The potential is Housner's with (α', R'); the inertia varies by
+(tests/physics/test_block_free_rocking.py). The potential is Housner's with (α', R'); the inertia varies by
 m(2 r R'(cos(α' − θ) − cos α')) ≈ 2e-4 of I_O over the Peña block's ±3°. The validation therefore uses
 Housner's equation (validation.rocking) with α = α' and p² = m g R' / I_O, I_O = I_G + m A(0), through
 the rectangle that has that α and p (:meth:`PivotGeometry.equivalent_rectangle`), and checks it against
@@ -382,7 +382,7 @@ class PivotGeometry:
 
     def quarter_period(self, theta0: float) -> float:
         """Exact time [s] from rest at θ0 [rad] to the impact at θ = 0 of the block rolling on its edge
-        (tests/test_free_rocking.py)."""
+        (tests/physics/test_block_free_rocking.py)."""
         from scipy.integrate import quad
 
         b, h, r, m = self.half_width, self.height, self.edge_radius, self.mass

@@ -4,7 +4,7 @@ base sphere size r1 and the damping ratio β, for each dashpot mass the engine o
 Runs: the pena_block scene (μ = 0.7, released from rest at 2.9°, true edges, Δt = 1e-5 s) for 2 s, long
 enough for 004 Fig. 7's six peaks down to β = 0.01, with 40 mm core spheres (the core never touches the
 base: same peaks to 4 digits, sensitivity case). Series, for each value of ``damping_mass`` the contact
-kernels implement (dem.materials.DAMPING_MASSES_IN_KERNELS; the others are listed as not available):
+kernels implement (dem.model.materials.DAMPING_MASSES_IN_KERNELS; the others are listed as not available):
 - r1 = 20, 10 (the test suite's packing), 7.5, 5 (004 Table 2) and 3.5 mm, β_n = β_s = 0.15;
 - β_n = β_s = 0.01 … 0.25 at r1 = 5 mm.
 Quick version: r1 = 20 and 10 mm (core 50 mm), β = 0.05 and 0.15 at r1 = 10 mm, 2 s.
@@ -99,10 +99,10 @@ QUICK = Settings({"r_core": 0.05, "mu": 0.7}, 2.0, (0.02, 0.01), (0.05, 0.15), 0
 def run_one(overrides: dict, t_end: float) -> dict:
     """One pena_block run: peaks [deg], per-impact restitution, landing-edge contacts, balance error."""
     import dem
-    from dem.run import run_scene
-    from dem.scene import build_scene
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import build_scene
 
-    dem.runtime.ensure_init()
+    dem.device.runtime.ensure_init()
     scene = build_scene("pena_block", overrides)
     out = run_scene(scene, t_end=t_end, progress=False, plots=False)
     geom = pivot_geometry(scene.model)
@@ -125,7 +125,7 @@ def run_one(overrides: dict, t_end: float) -> dict:
 def run_series(cfg: Settings) -> dict:
     """Every run of the case: {damping_mass: {"r1": [(r1, run)], "beta": [(β, run)]}} for the options the
     kernels implement; the others map to None."""
-    from dem.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
+    from dem.model.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
 
     out: dict = {}
     for option in DAMPING_MASSES:
@@ -194,7 +194,7 @@ def metrics(an: dict) -> list[Metric]:
     for option, a in an["options"].items():
         if a is None:
             mets.append(metric_info(f"{option}: damping mass", "not available",
-                                    note="not in the contact kernels (dem.materials.DAMPING_MASSES_IN_KERNELS)"))
+                                    note="not in the contact kernels (dem.model.materials.DAMPING_MASSES_IN_KERNELS)"))
             continue
         w = a["worst_energy"]
         tol = TOL_ENERGY_SHARED if option == "shared" else TOL_ENERGY

@@ -97,7 +97,7 @@ TOL_EQUIVALENT = 1e-3
 
 TOL_HOUSNER_IMPACT = 0.01
 """Time to the first impact vs Housner's sharp block (relative; issue 15): with true edges the edge sphere
-adds r1(1 − cos θ) to the potential (dem/box_clump.py), 0.1 % at the paper's packing, 0.2 % at the quick one;
+adds r1(1 − cos θ) to the potential (dem/model/box_clump.py), 0.1 % at the paper's packing, 0.2 % at the quick one;
 rounded edges are 2.2 % and 4.6 % late."""
 
 TOL_PAPER_PEAK = 0.1
@@ -129,11 +129,11 @@ QUICK = Settings({"r_base": 0.01, "r_core": 0.05}, 2.0, 0.6, 0.21)
 def _run(overrides: dict, t_end: float, *, record_dt: float | None = None):
     """Build and run the Peña scene with a centre-of-mass probe added (for sliding)."""
     import dem
-    from dem.probes import BodyMotion
-    from dem.run import run_scene
-    from dem.scene import build_scene
+    from dem.run.driver import run_scene
+    from dem.run.probes import BodyMotion
+    from dem.scenes.scene import build_scene
 
-    dem.runtime.ensure_init()
+    dem.device.runtime.ensure_init()
     scene = build_scene("pena_block", overrides)
     scene.probes.append(BodyMotion("block", 0))
     return scene, run_scene(scene, t_end=t_end, record_dt=record_dt, progress=False, plots=False)
@@ -521,7 +521,7 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                                    "Total, left- and right-corner contact force ÷ weight (004 Figs. 4–6)."))
 
     if prof is not None and len(peak_rows) > skip0:
-        from dem.probes import ForceProfile
+        from dem.run.probes import ForceProfile
 
         centers = next(pr.centers for pr in scene.probes if isinstance(pr, ForceProfile))
         rows_shown = peak_rows[skip0:]

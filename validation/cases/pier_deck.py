@@ -83,7 +83,7 @@ differencing ω) from different stages of the step; measured 0.8 % at 0.1 g."""
 
 TOL_INPUT = 1e-3
 """Recorded base acceleration vs Itiola & El Shamy 2024, Eq. 42 [÷ g]: the base follows a velocity table
-(dem.scene_tools.shaking)."""
+(dem.scenes.tools.shaking)."""
 
 TOL_ENERGY = 2e-3
 """Largest relative energy-balance error before any overturning (Itiola & El Shamy 2024, §4.2; 60,000 spheres at Δt =

@@ -87,10 +87,10 @@ QUICK = Settings({"r_core": 0.05, "r_base": 0.01}, 1e-5, 1.0,
 
 def _run_one(overrides: dict, dt: float, t_end: float) -> dict:
     import dem
-    from dem.run import run_scene
-    from dem.scene import build_scene
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import build_scene
 
-    dem.runtime.ensure_init()
+    dem.device.runtime.ensure_init()
     scene = build_scene("pena_block", overrides)
     out = run_scene(scene, t_end=t_end, dt=dt, progress=False, plots=False)
     geom = pivot_geometry(scene.model)

@@ -115,7 +115,7 @@ QUICK = Settings((1e-4,), 8.0, 0.5, 3.5, (), False)
 # ------------------------------------------------------------------------------------------ shared tools
 def scene_params(scene: str, overrides: dict | None = None) -> dict:
     """The resolved parameters of a scene (its PARAMS defaults updated by `overrides`)."""
-    from dem.scene import load_scene_module, resolve_params
+    from dem.scenes.scene import load_scene_module, resolve_params
 
     return resolve_params(load_scene_module(scene).PARAMS, overrides or {}, scene=scene)
 
@@ -124,10 +124,10 @@ def run_dem(scene_name: str, overrides: dict, *, t_end: float | None = None):
     """Build and run a scene; returns (scene, history, summary, status). A run stopped as unstable (an
     overturned pier crashing) returns what it recorded, with status = the diagnosis."""
     import dem
-    from dem.run import SimulationUnstable, run_scene
-    from dem.scene import build_scene
+    from dem.run.driver import SimulationUnstable, run_scene
+    from dem.scenes.scene import build_scene
 
-    dem.runtime.ensure_init()
+    dem.device.runtime.ensure_init()
     scene = build_scene(scene_name, overrides)
     try:
         out = run_scene(scene, t_end=t_end, progress=False, plots=False)
@@ -252,7 +252,7 @@ def peak_over(t: np.ndarray, x: np.ndarray, t_max: float) -> tuple[float, float]
 def free_rocking_scene(theta0: float, t_end: float, *, overrides: dict | None = None):
     """The single pier (scene parameters) released from rest at θ0 [rad] on a fixed base: a Scene."""
     from dem import Material, ModelBuilder, Scene, box_clump
-    from dem.probes import AngularVelocity, RockingAngle
+    from dem.run.probes import AngularVelocity, RockingAngle
 
     p = scene_params("single_pier", overrides)
     w, ln, h = p["width"], p["length"], p["height"]
@@ -274,7 +274,7 @@ def free_rocking_scene(theta0: float, t_end: float, *, overrides: dict | None = 
 
 def free_rocking(theta0_frac: float, t_end: float, *, overrides: dict | None = None) -> dict:
     """Free rocking of the DEM pier from θ0 = theta0_frac · α': peaks, restitution, first impact vs exact."""
-    from dem.run import run_scene
+    from dem.run.driver import run_scene
 
     geom = pivot_geometry(free_rocking_scene(0.0, 1.0, overrides=overrides).model)
     theta0 = theta0_frac * geom.alpha

@@ -4,7 +4,7 @@ that threshold and compared with validation.rocking.base_excited under the same 
 
 Block: 0.2 × 0.6 × 0.2 m granite (2650 kg/m³, 63.6 kg; Itiola & El Shamy 2024, Table 2's contact properties, μ = 0.7), a
 graded packing with base spheres r1 (5 mm; quick: 10 mm) in a 10 cm base zone, on a 1.0 × 0.6 m base facet
-driven along x by dem.base_motion.RampedSine (Itiola & El Shamy 2024, Eq. 42's shape at 2 Hz, ramp, hold and fade
+driven along x by dem.model.base_motion.RampedSine (Itiola & El Shamy 2024, Eq. 42's shape at 2 Hz, ramp, hold and fade
 shortened).
 
 Which threshold. The DEM block stands on the spheres of its bottom layer: the outer contact points are
@@ -100,9 +100,9 @@ def geometry(cfg: Settings) -> PivotGeometry:
 
 
 def build(cfg: Settings, signal):
-    """A Scene: the block at rest on a base facet moved along x by `signal` (a dem.base_motion signal)."""
+    """A Scene: the block at rest on a base facet moved along x by `signal` (a dem.model.base_motion signal)."""
     from dem import ModelBuilder, Scene
-    from dem.probes import AngularVelocity, BodyMotion, RockingAngle, WallMotionProbe
+    from dem.run.probes import AngularVelocity, BodyMotion, RockingAngle, WallMotionProbe
 
     tpl = _template(cfg)
     granite = _granite()
@@ -127,11 +127,11 @@ def _first_rocking(t: np.ndarray, theta_deg: np.ndarray, threshold: float) -> tu
 def run(out_dir: Path, *, quick: bool) -> CaseResult:
     """Run the uplift case; figure in out_dir/uplift/."""
     import dem
-    from dem.base_motion import RampedSine
-    from dem.run import run_scene
+    from dem.model.base_motion import RampedSine
+    from dem.run.driver import run_scene
     from validation.rocking import base_excited
 
-    dem.runtime.ensure_init()
+    dem.device.runtime.ensure_init()
     clock = Timer()
     cfg = QUICK if quick else FULL
     res = CaseResult(NAME, TITLE, quick)

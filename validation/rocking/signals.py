@@ -42,7 +42,7 @@ class EnvelopeSine(_Signal):
 
     amplitude [m/s²]; omega [rad/s]; knots [s] increasing from 0; levels [-] at the knots.
     Velocity and displacement are the exact integrals. baseline_correct removes the end velocity by a
-    constant acceleration over [0, knots[-1]] so that the base comes to rest (dem/base_motion.py's reading).
+    constant acceleration over [0, knots[-1]] so that the base comes to rest (dem/model/base_motion.py's reading).
     """
 
     amplitude: float
@@ -145,7 +145,8 @@ def ramped_sine(
     stop: float = 16.0,
     g: float = STANDARD_GRAVITY,
 ) -> EnvelopeSine:
-    """Itiola & El Shamy 2024, Eq. 42 ramped sine, read as ü_g = b g env(t) sin(2π f t) (dem/base_motion.py's reading).
+    """Itiola & El Shamy 2024, Eq. 42 ramped sine, read as ü_g = b g env(t) sin(2π f t)
+    (dem/model/base_motion.py's reading).
 
     b: peak acceleration as a fraction of g [-] (0.5 and 0.1 in Itiola & El Shamy 2024, §5); frequency f [Hz];
     env rises linearly 0 → 1 on [0, T = ramp_end], stays 1 until L1 = plateau_end, falls to 0 at

@@ -1,0 +1,98 @@
+"""Same numbers before and after a change that should not change them: runs three cases through the command
+line, writes the SHA-256 of every ``history.csv`` they produce, and compares with another checkout's digests.
+
+    python benchmarks/compare_histories.py --out /tmp/new                # this checkout
+    (cd OLD_CHECKOUT && python /path/to/compare_histories.py --out /tmp/old)
+    python benchmarks/compare_histories.py --compare /tmp/old /tmp/new   # byte-identical or not, per file
+
+The cases (serial CPU path, f64): the Peña block at the coarse packing for 0.5 s, the four-pier bridge for 2 s
+at 0.5 g (1 s of settling, then 1 s of Eq. 42's ramp), and a batch of 3 Peña worlds (θ0 = 2, 2.5, 3°) for
+0.3 s. It uses only ``python -m dem.cli run``, so it runs unchanged on a checkout of any layout. Where digests
+differ, the largest difference of each column relative to its largest magnitude is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+COARSE = ["--set", "r_base=0.01", "--set", "r_core=0.05"]
+CASES = {
+    "pena_coarse": ["pena_block", *COARSE, "--t-end", "0.5"],
+    "pier_deck_0.5g": ["pier_deck", "--set", "pga_g=0.5", "--t-end", "2"],
+    "pena_batch3": ["pena_block", *COARSE, "--t-end", "0.3", "--vary", "theta0_deg=2,2.5,3"],
+}
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run_cases(out: Path, names: list[str]) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for name in names:
+        folder = out / name
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "dem.cli", "run", *CASES[name], "--out", str(folder),
+                        "--no-progress"], check=True)
+        print(f"{name}: {time.perf_counter() - t0:.1f} s")
+        for h in sorted(folder.rglob("history.csv")):
+            found[str(h.relative_to(out))] = digest(h)
+    (out / "digests.json").write_text(json.dumps(found, indent=1) + "\n")
+    return found
+
+
+def column_differences(a: Path, b: Path) -> list[str]:
+    import numpy as np
+
+    ta = np.genfromtxt(a, delimiter=",", names=True)
+    tb = np.genfromtxt(b, delimiter=",", names=True)
+    if ta.shape != tb.shape or ta.dtype.names != tb.dtype.names:
+        return [f"  shapes or columns differ: {ta.shape} {tb.shape}"]
+    lines = []
+    for name in ta.dtype.names:
+        scale = max(np.nanmax(np.abs(ta[name])), 1e-300)
+        d = np.nanmax(np.abs(ta[name] - tb[name])) / scale
+        if d > 0:
+            lines.append(f"  {name}: {d:.2e} of its largest magnitude")
+    return lines
+
+
+def compare(old: Path, new: Path) -> int:
+    da = json.loads((old / "digests.json").read_text())
+    db = json.loads((new / "digests.json").read_text())
+    bad = 0
+    for key in sorted(set(da) | set(db)):
+        if da.get(key) == db.get(key):
+            print(f"identical  {key}")
+            continue
+        bad += 1
+        print(f"DIFFERENT  {key}")
+        if key in da and key in db:
+            print("\n".join(column_differences(old / key, new / key)))
+    print(f"{len(set(da) | set(db)) - bad} identical, {bad} different")
+    return 1 if bad else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, help="folder for the runs and digests.json")
+    ap.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    ap.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"), help="two --out folders")
+    a = ap.parse_args(argv)
+    if a.compare:
+        return compare(*a.compare)
+    if a.out is None:
+        ap.error("--out is required unless --compare is given")
+    run_cases(a.out, a.cases)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

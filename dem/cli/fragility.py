@@ -1,0 +1,195 @@
+"""``dem fragility DIR [DIR ...]``: fragility curves and IDA plots of one or more sweep folders.
+
+    dem fragility runs/sweep_rigid runs/sweep_dem --out runs/fragility --thresholds 0.5,1.0
+
+For each folder (one engine each; several side by side) and each damage measure — overturning, and peak
+|θ|/α ≥ X for each threshold (an overturned case exceeds every threshold) — fits a lognormal fragility curve
+by maximum likelihood with a bootstrap band over records (dem.sweep.fragility). Writes into ``--out``:
+``fragility.json`` (θ, β, their intervals, counts, per folder and measure), ``fragility.png`` (curves,
+bands and the observed fraction at each intensity) and ``ida.png`` (peak |θ|/α against the intensity, one
+line per record, overturned cases on the top row). Only cases with status 'ok' are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..output.files import write_json
+
+IM_LABELS = {"pga_g": "PGA [g]", "sa_g": "Sa(T) [g], 5 % damping", "intensity": "intensity (--scale value)"}
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="sweep output folders (one per engine)")
+    p.add_argument("--out", default=None, help="output folder (default DIR/fragility of the first DIR)")
+    p.add_argument("--im", default="pga_g", choices=sorted(IM_LABELS), help="intensity measure (default pga_g)")
+    p.add_argument("--thresholds", default="0.5,1.0", help="peak |θ|/α thresholds, comma list (default 0.5,1.0)")
+    p.add_argument("--bootstrap", type=int, default=500, help="bootstrap samples (default 500; 0: none)")
+    p.add_argument("--level", type=float, default=0.90, help="two-sided level of the bands (default 0.90)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument("--labels", nargs="+", default=None, help="one label per DIR (default: engine names)")
+
+
+def label_of(settings: dict) -> str:
+    lab = settings.get("engine", "?")
+    if lab == "rigid" and settings.get("rigid_geometry", "nominal") != "nominal":
+        lab += f" ({settings['rigid_geometry']})"
+    if lab == "rigid" and settings.get("restitution") is not None:
+        lab += f" e={settings['restitution']:g}"
+    return lab
+
+
+def analyse(tables: dict, *, im: str, measures: list[str], samples: int, level: float, seed: int) -> dict:
+    """{label: {measure: FragilityFit}} for results tables {label: DataFrame}."""
+    from ..sweep.fragility import damage_outcomes, fit_with_bootstrap
+
+    out = {}
+    for label, df in tables.items():
+        ok = df[df["status"] == "ok"]
+        x = ok[im].to_numpy(dtype=float)
+        out[label] = {m: fit_with_bootstrap(x, damage_outcomes(ok, m), ok["record"].to_numpy(), samples=samples,
+                                            level=level, seed=seed) for m in measures}
+    return out
+
+
+def measure_label(m: str) -> str:
+    return "overturning" if m == "overturned" else f"peak |θ|/α ≥ {m.split('>=')[1]}"
+
+
+def plot_fragility(tables: dict, fits: dict, measures: list[str], im: str, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..sweep.fragility import damage_outcomes
+
+    fig, axes = plt.subplots(1, len(measures), figsize=(4.6 * len(measures), 4.0), squeeze=False, sharey=True)
+    xmax = max(float(df[im].max()) for df in tables.values())
+    x = np.linspace(xmax / 400, xmax * 1.05, 400)
+    for ax, m in zip(axes[0], measures):
+        for k, (label, df) in enumerate(tables.items()):
+            c = f"C{k}"
+            ok = df[df["status"] == "ok"]
+            fit = fits[label][m]
+            lo, hi = fit.band(x)
+            ax.fill_between(x, lo, hi, color=c, alpha=0.18, lw=0)
+            txt = (f"θ = {fit.theta:.3g}, β = {fit.beta:.2f}" if fit.status in ("ok", "separated")
+                   else fit.status)
+            ax.plot(x, fit.probability(x), color=c, lw=1.8, label=f"{label}: {txt}")
+            y = damage_outcomes(ok, m)
+            levels = ok.groupby("intensity")
+            frac = [(float(g[im].mean()), float(y[ok.index.get_indexer(g.index)].mean())) for _, g in levels]
+            if frac:
+                fx, fy = zip(*frac)
+                ax.plot(fx, fy, "o", color=c, ms=4, mfc="none")
+        ax.set_title(measure_label(m))
+        ax.set_xlabel(IM_LABELS[im])
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(True, lw=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0, 0].set_ylabel("probability of exceedance [-]")
+    level = next(iter(next(iter(fits.values())).values())).level
+    fig.suptitle(f"Lognormal fragility (MLE), {100 * level:.0f} % bootstrap bands over records; "
+                 "circles: observed fraction per intensity" if math.isfinite(level) else "Lognormal fragility (MLE)",
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_ida(tables: dict, im: str, path: Path) -> Path:
+    """Peak |θ|/α against the intensity measure: one thin line per record through the cases it survives, an
+    × on the top row for each case that overturned, and the median over records (overturned counting as
+    above everything) as a thick line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(tables), figsize=(5.2 * len(tables), 4.2), squeeze=False, sharey=True)
+    finite = [df.loc[np.isfinite(df["peak_theta_over_alpha"]), "peak_theta_over_alpha"] for df in tables.values()]
+    top = 1.1 * max([1.0] + [float(f.max()) for f in finite if len(f)])
+    records = sorted(set().union(*(set(df["record"]) for df in tables.values())))
+    colour = {r: plt.cm.tab20(k % 20) for k, r in enumerate(records)}  # a record keeps its colour across panels
+    for ax, (label, df) in zip(axes[0], tables.items()):
+        ok = df[df["status"] == "ok"]
+        for rec, g in ok.groupby("record"):
+            g = g.sort_values(im)
+            ov = g["overturned"].to_numpy(dtype=bool)
+            ax.plot(g[im], np.where(ov, np.nan, g["peak_theta_over_alpha"]), lw=0.6, alpha=0.7, color=colour[rec])
+            ax.plot(g[im][ov], np.full(ov.sum(), top), "x", color=colour[rec], ms=4)
+        med = ok.groupby("intensity").agg(x=(im, "median"), y=("peak_theta_over_alpha", "median"),
+                                          n=("overturned", "size"), k=("overturned", "sum"))
+        for _, r in med.iterrows():  # how many of the records overturned at each intensity
+            ax.annotate(f"{int(r['k'])}/{int(r['n'])}", (r["x"], top), textcoords="offset points", xytext=(0, -11),
+                        ha="center", fontsize=6)
+        ax.plot(med["x"], np.minimum(med["y"], top), color="k", lw=2.2, label="median over records")
+        ax.axhline(1.0, color="r", lw=0.6, ls="--", label="θ = α")
+        ax.set_title(f"{label}: {ok['record'].nunique()} records, {int(ok['overturned'].sum())} of {len(ok)} "
+                     "cases overturned", fontsize=9)
+        ax.set_xlabel(IM_LABELS[im])
+        ax.set_ylim(0.0, top * 1.05)
+        ax.grid(True, lw=0.3)
+        ax.legend(fontsize=7, loc="center right")
+    axes[0, 0].set_ylabel("peak |θ|/α [-]   (× on top: overturned)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def main(a) -> int:
+    from ..sweep.store import ResultStore, read_results
+
+    try:
+        try:
+            thresholds = [float(v) for v in a.thresholds.split(",") if v.strip()]
+        except ValueError:
+            raise ValueError(f"--thresholds must be a comma list of numbers, got {a.thresholds!r}") from None
+        if any(not (math.isfinite(v) and v > 0) for v in thresholds):
+            raise ValueError(f"--thresholds must be > 0, got {a.thresholds!r}")
+        if a.bootstrap < 0:
+            raise ValueError(f"--bootstrap must be >= 0, got {a.bootstrap}")
+        if not 0 < a.level < 1:
+            raise ValueError(f"--level must be in (0, 1), got {a.level}")
+        if a.labels is not None and len(a.labels) != len(a.dirs):
+            raise ValueError(f"--labels needs one label per DIR ({len(a.dirs)}), got {len(a.labels)}")
+        tables = {}
+        for k, d in enumerate(a.dirs):
+            df = read_results(d)
+            label = a.labels[k] if a.labels else label_of(ResultStore(d).settings())
+            while label in tables:
+                label += "'"
+            tables[label] = df
+            if (df[a.im] <= 0).any():
+                raise ValueError(f"{d}: intensity measure {a.im} must be > 0 for a lognormal fit")
+        measures = ["overturned"] + [f"theta>={v:g}" for v in thresholds]
+        fits = analyse(tables, im=a.im, measures=measures, samples=a.bootstrap, level=a.level, seed=a.seed)
+    except ValueError as e:
+        print(f"dem: error: {e}", file=sys.stderr)
+        return 2
+    out = Path(a.out) if a.out else Path(a.dirs[0]) / "fragility"
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {"im": a.im, "im_label": IM_LABELS[a.im], "bootstrap_samples": a.bootstrap, "level": a.level,
+           "model": "P = Phi(ln(x/theta)/beta), maximum likelihood (Baker 2015); bootstrap over records",
+           "sweeps": {lab: {"dir": str(d), "cases": int(len(df)), "ok": int((df["status"] == "ok").sum()),
+                            "records": int(df["record"].nunique()),
+                            "fits": {m: f.as_dict() for m, f in fits[lab].items()}}
+                      for (lab, df), d in zip(tables.items(), a.dirs)}}
+    write_json(out / "fragility.json", doc)
+    plot_fragility(tables, fits, measures, a.im, out / "fragility.png")
+    plot_ida(tables, a.im, out / "ida.png")
+    for lab, per in fits.items():
+        for m, f in per.items():
+            ci = (f" [{f.theta_ci[0]:.3g}, {f.theta_ci[1]:.3g}]" if math.isfinite(f.theta_ci[0]) else "")
+            print(f"{lab:>16s}  {measure_label(m):22s} θ = {f.theta:.3g}{ci}  β = {f.beta:.3g}  "
+                  f"({f.n_exceed}/{f.n} exceed, {f.status})")
+    print(f"written: {out / 'fragility.json'}, {out / 'fragility.png'}, {out / 'ida.png'}")
+    return 0

@@ -1,0 +1,484 @@
+"""Command line: ``dem run SCENE [options]``, ``dem scenes``, ``dem plot OUT_DIR``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+from ..device.backends import ARCHS
+from ..model.sizing import allow_large
+from ..output.columns import from_json, guess
+from ..output.files import read_csv
+from ..output.headline import headline_text, motion_summary
+from ..output.plots import plot_columns, plot_history
+from ..run.interrupts import Interrupted, exit_code, raise_on_signal
+from ..run.preflight import check_out_dir, check_threads, check_times
+from ..run.worlds import Worlds, build_worlds, parse_vary, run_worlds, world_overrides
+from ..scenes.scene import build_scene, load_scene_module, parse_assignments, resolve_params, scenes_dir
+from .compile import add_arguments as _compile_args
+from .compile import main as _cmd_compile
+from .fragility import add_arguments as _fragility_args
+from .fragility import main as _cmd_fragility
+from .records import add_arguments as _records_args
+from .records import main as _cmd_records
+from .sweep import add_arguments as _sweep_args
+from .sweep import main as _cmd_sweep
+from .validate import add_arguments as _validate_args
+from .validate import main as _cmd_validate
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line, as every other input error: ``dem: error: ...``, exit 2."""
+
+    def error(self, message):
+        self.exit(2, f"dem: error: {message} (see '{self.prog} --help')\n")
+
+
+# options taking a number: argparse reads '--dt -1e-5' as two options, so such a pair is joined first
+# ('--dt=-1e-5') and the value's own check names the allowed range
+_NUMBER_OPTIONS = ("--dt", "--t-end", "--record-dt", "--threads", "--vtk-every", "--vtk-fps", "--checkpoint-every",
+                   "--zoom", "--fps", "--stride", "--frame")
+
+
+ARCH_CHOICES = list(ARCHS)
+
+
+def _join_negative_numbers(argv: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in _NUMBER_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-"):
+            try:
+                float(argv[i + 1])
+            except ValueError:
+                pass
+            else:
+                out.append(f"{tok}={argv[i + 1]}")
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _add_run(sub):
+    p = sub.add_parser("run", help="run a scene and write history.csv, summary.json and plots")
+    p.add_argument("scene", nargs="?", default=None,
+                   help="scene file (scenes/pena_block.py) or name (pena_block); not with --resume")
+    p.add_argument("--arch", default="cpu", choices=ARCH_CHOICES,
+                   help="Taichi backend (default cpu)")
+    p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
+    p.add_argument("--t-end", type=float, default=None, help="simulated duration [s] (default: the scene's)")
+    p.add_argument("--dt", default=None, help="time step [s] or 'auto' (default: the scene's)")
+    p.add_argument("--record-dt", type=float, default=None, help="interval between records [s]")
+    p.add_argument("--out", default=None, help="output folder (default runs/<scene>)")
+    p.add_argument("--set", dest="sets", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                   help="change scene parameters (see 'dem scenes --params SCENE')")
+    p.add_argument("--force", action="store_true", help="run even if dt is above the critical estimate")
+    p.add_argument("--explicit-damping", action="store_true",
+                   help="apply dashpots explicitly as 004 does (default: implicit at mid-step)")
+    p.add_argument("--no-sleep", action="store_true", help="never put resting bodies to sleep")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads for Taichi")
+    v = p.add_mutually_exclusive_group()
+    v.add_argument("--vtk", action="store_true",
+                   help="write ParaView frames (vtk/*.vtu + run.pvd) at the default rate (10 per simulated second)")
+    v.add_argument("--vtk-every", type=int, default=None, metavar="N",
+                   help="write a ParaView frame (vtk/*.vtu + run.pvd) every N records")
+    v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
+    p.add_argument("--vtk-all-spheres", action="store_true", help="frames hold every sphere, not only the hull")
+    p.add_argument("--resume", default=None, metavar="DIR",
+                   help="continue the run whose output folder is DIR from its checkpoint (with --t-end: extend it)")
+    p.add_argument("--checkpoint-every", type=float, default=None, metavar="S",
+                   help="write a checkpoint every S simulated seconds (default: every minute of wall time, and "
+                        "always at the end)")
+    p.add_argument("--vary", nargs="+", action="extend", default=[], metavar="KEY=V1,V2,...",
+                   help="run a batch of worlds, one per combination of these values (Cartesian product of every "
+                        "--vary), stepped together (dem.run.worlds); each world writes a folder in --out, with "
+                        "worlds.csv beside them")
+    p.add_argument("--worlds", type=int, default=None, metavar="N",
+                   help="number of worlds in the batch: N copies of the scene, or the size of the --vary grid")
+    p.add_argument("--parallel", action="store_true",
+                   help="the block path (one thread block per world, body pairs searched on the device), the "
+                        "default on GPU backends; on the CPU one thread per world, to check it against the serial "
+                        "path")
+    p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=["overturn", "left_domain",
+                   "sliding", "none"], help="end the run at the first of these events: overturn, left_domain, "
+                   "sliding, or none (default: the scene's choice, left_domain)")
+
+
+def _cmd_run(a) -> int:
+
+    raise_on_signal()  # SIGTERM before the first step: a message and 143, not a silent death
+    try:
+        return _run(a)
+    except KeyboardInterrupt:
+        print("dem: interrupted before the first step (SIGINT); nothing was run", file=sys.stderr)
+        return 130
+    except Interrupted as e:
+        print(f"dem: {e} before the first step; nothing was run", file=sys.stderr)
+        return exit_code(e.signum)
+
+
+# options a resumed run takes from its checkpoint, with their defaults
+_FIXED_ON_RESUME = {"scene": None, "sets": [], "dt": None, "record_dt": None, "out": None, "explicit_damping": False,
+                    "no_sleep": False, "vtk": False, "vtk_every": None, "vtk_fps": None, "vtk_all_spheres": False,
+                    "vary": [], "worlds": None, "parallel": False}
+
+
+def _number(value, name: str, *, allow_auto: bool = False):
+    """A float > 0 from the command line, or ValueError naming the option and the range."""
+    if value is None or (allow_auto and value == "auto"):
+        return value
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        more = " or 'auto'" if allow_auto else ""
+        raise ValueError(f"{name} must be a number of seconds > 0{more}, got {value!r}")
+    return v
+
+
+def _run(a) -> int:
+    from ..device import runtime
+    from ..run.driver import RunInterrupted, RunOutputError, SimulationUnstable, run_scene
+
+    try:
+        check_threads(a.threads)
+        dt = _number(a.dt, "--dt", allow_auto=True)
+        t_end = _number(a.t_end, "--t-end")
+        record_dt = _number(a.record_dt, "--record-dt")
+        ckpt_every = _number(a.checkpoint_every, "--checkpoint-every")
+        stop_on = None if a.stop_on is None else [k for k in a.stop_on if k != "none"]
+        if a.stop_on is not None and "none" in a.stop_on and len(a.stop_on) > 1:
+            raise ValueError("--stop-on none cannot be combined with event kinds")
+        if t_end is not None:
+            check_times(t_end, dt if dt != "auto" else None, record_dt)
+        if a.resume is not None:
+            return _resume(a, t_end, ckpt_every, stop_on)
+        if a.scene is None:
+            raise ValueError("give a scene (a file such as scenes/pena_block.py, or a name: see 'dem scenes'), "
+                             "or --resume DIR")
+        overrides = parse_assignments(a.sets)
+        module = load_scene_module(a.scene)
+        # parameters are checked before Taichi starts or anything is built
+        resolve_params(module.PARAMS, overrides, scene=Path(a.scene).stem)
+        if a.vary or a.worlds is not None:
+            return _run_batch(a, module, overrides, dt, t_end, record_dt, ckpt_every, stop_on)
+        if a.vtk_every is not None and a.vtk_every < 1:
+            raise ValueError(f"--vtk-every must be >= 1, got {a.vtk_every}")
+        if a.vtk_fps is not None and not (math.isfinite(a.vtk_fps) and a.vtk_fps > 0):
+            raise ValueError(f"--vtk-fps must be > 0, got {a.vtk_fps}")
+        out = Path(a.out) if a.out else Path("runs") / getattr(module, "NAME", Path(a.scene).stem)
+        check_out_dir(out)
+        runtime.init(a.arch, a.precision, threads=a.threads)
+        with allow_large(a.force):
+            scene = build_scene(module, overrides)
+        writer, frame_dt = None, None
+        if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
+            from ..output.paraview import DEFAULT_FRAME_RATE, VtkWriter
+
+            def writer(out=out, model=scene.model, all_spheres=a.vtk_all_spheres):  # made once the folder is locked
+                return VtkWriter(out, model, all_spheres=all_spheres)
+
+            rec_dt = record_dt or scene.record_dt
+            fps = a.vtk_fps or DEFAULT_FRAME_RATE
+            frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
+        result = run_scene(scene, t_end=t_end, dt=dt, out_dir=out, record_dt=record_dt, force=a.force,
+                           progress=not a.no_progress and sys.stderr.isatty(),
+                           implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
+                           frame_dt=frame_dt, frame_writer=writer, checkpoint_every=ckpt_every, stop_on=stop_on,
+                           parallel=True if a.parallel else None)
+    except ValueError as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("dem: error: out of memory building or running the scene; make it smaller (or its spheres larger)",
+              file=sys.stderr)
+        return 1
+    except RunOutputError as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 1
+    except SimulationUnstable as e:
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
+        return 3
+    except RunInterrupted as e:
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
+        return 128 + e.signum
+    _report(result.summary, result.out_dir)
+    return 0
+
+
+def _run_batch(a, module, common, dt, t_end, record_dt, ckpt_every, stop_on) -> int:
+    """``dem run SCENE --vary KEY=V1,V2,... [--worlds N]``: a batch of worlds (dem.run.worlds)."""
+    from ..device import runtime
+    from ..run.driver import RunInterrupted, RunOutputError
+
+    name = getattr(module, "NAME", Path(a.scene).stem)
+    vary = parse_vary(a.vary)
+    for key, values in vary.items():
+        if key in common:
+            raise ValueError(f"--vary {key} and --set {key} both given; vary it or set it")
+        for v in values:  # every value checked (name and range) before anything is built
+            resolve_params(module.PARAMS, {**common, key: v}, scene=name)
+    overrides = world_overrides(vary=vary, count=a.worlds)
+    if a.vtk or a.vtk_every is not None or a.vtk_fps is not None:
+        raise ValueError("ParaView frames (--vtk...) are written for single runs; run one world of the batch "
+                         "alone for its frames")
+    out = Path(a.out) if a.out else Path("runs") / f"{name}_worlds"
+    check_out_dir(out)
+    runtime.init(a.arch, a.precision, threads=a.threads)
+    try:
+        with allow_large(a.force):
+            worlds = build_worlds(module, overrides, common=common)
+        results = run_worlds(worlds, out_dir=out, t_end=t_end, dt=dt, record_dt=record_dt, force=a.force,
+                             progress=not a.no_progress and sys.stderr.isatty(),
+                             implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
+                             checkpoint_every=ckpt_every, stop_on=stop_on, parallel=True if a.parallel else None)
+    except RunOutputError as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 1
+    except RunInterrupted as e:
+        print(f"dem: {_one_line(e)}", file=sys.stderr)
+        return 128 + e.signum
+    _report_batch(results, out)
+    return 0
+
+
+def _report_batch(results, out) -> None:
+    """One line per world (up to 8 worlds), then the batch: worlds by status, throughput, where."""
+
+    if len(results) <= 8:
+        for r in results:
+            print(summary_line(r.summary, r.out_dir))
+    s = results[0].summary
+    steps = max(r.summary["steps"] for r in results)
+    wall = s["wall_time_s"]
+    world_steps = sum(r.summary["steps"] for r in results)
+    tally = ", ".join(f"{n} {k}" for k, n in Counter(r.summary["status"] for r in results).items())
+    print(f"{s['scene']}: {len(results)} worlds ({tally}), {steps:,} steps of {s['dt']:.3g} s in {wall:.2f} s wall "
+          f"({world_steps / wall if wall > 0 else 0:.3g} world-steps/s); output in {out} (worlds.csv, one folder "
+          "per world)")
+    for r in results:
+        for w in r.summary.get("warnings", []):
+            print(f"dem: warning: world {r.summary.get('world', 0)}: {w}", file=sys.stderr)
+
+
+def _one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())
+
+
+def _report(s: dict, out) -> None:
+    print(summary_line(s, out))
+    for ev in s.get("events", []):
+        print(f"dem: event: {ev['event']} of '{ev['body']}' at t = {ev['t']:.6g} s ({ev['detail']})", file=sys.stderr)
+    if s.get("stopped_by"):
+        print(f"dem: stopped at t = {s['t_end']:.6g} s on {s['stopped_by']['event']} (--stop-on)", file=sys.stderr)
+    for w in s.get("warnings", []):
+        print(f"dem: warning: {w}", file=sys.stderr)
+
+
+def summary_line(s: dict, out) -> str:
+    """The run in one line: its physics (dem.output.headline), the energy balance, the steps and the wall time."""
+
+    physics = headline_text(s)
+    return (f"{s['scene']}: {physics + '; ' if physics else ''}energy balance error {s['max_energy_error']:.1e}; "
+            f"{s['steps']:,} steps of {s['dt']:.3g} s to t = {s['t_end']:.4g} s in {s['wall_time_s']:.2f} s wall "
+            f"({s['steps_per_s'] or 0:.3g} steps/s); output in {out}")
+
+
+def _resume(a, t_end, ckpt_every, stop_on) -> int:
+    """``dem run --resume DIR [--t-end T]``: rebuild the scene the checkpoint names and go on."""
+    from ..device import runtime
+    from ..run.checkpoint import load
+    from ..run.driver import run_scene
+
+    changed = [k for k, default in _FIXED_ON_RESUME.items() if getattr(a, k) != default
+               and not (k == "out" and Path(a.out).resolve() == Path(a.resume).resolve())]
+    if changed:
+        names = ", ".join("SCENE" if k == "scene" else "--" + k.replace("_", "-").replace("sets", "set")
+                          for k in changed)
+        raise ValueError(f"--resume takes the run's settings from its checkpoint; {names} cannot be given with it "
+                         "(only --t-end, --checkpoint-every, --stop-on, --threads and the display options)")
+    ck = load(a.resume)
+    run, sc = ck.meta["run"], ck.meta["scene"]
+    for opt, given, saved in (("--arch", a.arch, run["arch"]), ("--precision", a.precision, run["precision"])):
+        if given not in (saved, "cpu" if opt == "--arch" else "f64"):
+            raise ValueError(f"--resume: the run used {opt} {saved}; it cannot go on with {opt} {given}")
+    source = sc.get("source")
+    if not source or not Path(source).exists():
+        raise ValueError(f"--resume: the scene file of the checkpoint ({source}) is gone")
+    runtime.init(run["arch"], run["precision"], threads=a.threads)
+    out = Path(a.resume)
+    if ck.meta.get("worlds"):  # a batch of worlds: rebuild each, go on together
+
+        worlds = ck.meta["worlds"]
+        with allow_large(True):
+            scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
+        batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
+        results = run_worlds(batch, out_dir=out, t_end=t_end, progress=not a.no_progress and sys.stderr.isatty(),
+                             plots=not a.no_plots, parallel=run.get("parallel"), resume=ck, check_memory=False,
+                             checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
+                             stop_on=stop_on if stop_on is not None else run["stop_on"])
+        _report_batch(results, out)
+        return 0
+    with allow_large(True):  # it was built before
+        scene = build_scene(load_scene_module(source), sc["params"])
+    writer = None
+    if run["frames"]:
+        from ..output.paraview import VtkWriter
+
+        def writer():  # made once the folder is locked: it removes the frames after the checkpoint's
+            return VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
+                             keep_times=ck.meta["driver"]["frame_times"])
+
+    result = run_scene(scene, t_end=t_end, out_dir=out, progress=not a.no_progress and sys.stderr.isatty(),
+                       plots=not a.no_plots, frame_dt=run["frame_dt"], frame_writer=writer,
+                       checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
+                       stop_on=stop_on if stop_on is not None else run["stop_on"], resume=ck,
+                       parallel=run.get("parallel"))
+    _report(result.summary, result.out_dir)
+    return 0
+
+
+def _cmd_scenes(a) -> int:
+
+    if a.params:
+        try:
+            m = load_scene_module(a.params)
+        except ValueError as e:
+            print(f"dem: error: --params: {_one_line(e)}", file=sys.stderr)
+            return 2
+        print((m.__doc__ or "").strip().splitlines()[0] if m.__doc__ else a.params)
+        for k, p in m.PARAMS.items():
+            print(f"  {k:16s} = {p.default!r:12}  {p.doc} ({p.range_text()})")
+        return 0
+    for f in sorted(scenes_dir().glob("*.py")):
+        if f.name.startswith("_"):
+            continue
+        first = ""
+        try:
+            text = f.read_text()
+            if text.startswith('"""'):
+                first = text[3:].split("\n", 1)[0].strip()
+        except OSError:
+            pass
+        print(f"{f.stem:18s} {first}")
+    return 0
+
+
+def _cmd_plot(a) -> int:
+
+
+    out = Path(a.out_dir)
+    try:
+        if not out.is_dir():
+            raise ValueError(f"OUT_DIR must be an output folder of 'dem run', got {out} (not a folder)")
+        if not (out / "history.csv").is_file():
+            raise ValueError(f"{out} has no history.csv: not an output folder of 'dem run', or its run wrote none")
+        hist = read_csv(out / "history.csv")
+        summary = json.loads((out / "summary.json").read_text()) if (out / "summary.json").exists() else {}
+    except (ValueError, OSError) as e:
+        print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+    columns = from_json(summary.get("columns"))
+    columns |= {n: guess(n) for n in hist if n not in columns}
+    if a.list:
+        for n in hist:
+            c = columns[n]
+            print(f"{n:24s} [{c.unit}]  {c.meaning}")
+        return 0
+    missing = [p for p in a.columns if p not in hist]
+    if missing:
+        print(f"dem: error: no column(s) {missing} in {out / 'history.csv'}; available: {', '.join(hist)} "
+              f"(dem plot {out} --list gives their units and meanings)", file=sys.stderr)
+        return 2
+    dest = Path(a.out) if a.out else None
+    if a.columns and dest is not None and dest.suffix.lower() != ".png":
+        print(f"dem: error: --out must be a .png file when COLUMNS are given, got {a.out!r}", file=sys.stderr)
+        return 2
+    if not a.columns and dest is not None and dest.suffix:
+        print(f"dem: error: without COLUMNS --out is a folder for the plot_*.png files, got {a.out!r}",
+              file=sys.stderr)
+        return 2
+
+    motion = motion_summary(hist, columns)
+    mu = (summary.get("params") or {}).get("mu")
+    title = summary.get("scene", out.name)
+    if a.columns:
+        path = plot_columns(hist, a.columns, dest or out / "plot_columns.png", title=title, columns=columns,
+                            motion=motion, mu=mu, full=a.full)
+        print(path)
+        return 0
+    for p in plot_history(hist, dest or out, title=title, columns=columns, motion=motion, mu=mu, full=a.full):
+        print(p)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="dem", description="DEM engine for rocking structures")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_run(sub)
+    s = sub.add_parser("scenes", help="list the scenes, or one scene's parameters")
+    s.add_argument("--params", metavar="SCENE", default=None)
+    pl = sub.add_parser("plot", help="plot history.csv of an output folder (units from summary.json)")
+    pl.add_argument("out_dir", help="output folder of 'dem run'")
+    pl.add_argument("columns", nargs="*", metavar="COLUMN",
+                    help="columns to plot in one figure, an axis per quantity (default: every figure plot_*.png)")
+    pl.add_argument("--out", default=None, metavar="PATH",
+                    help="with COLUMNS: the .png file (default OUT_DIR/plot_columns.png); without: the folder for "
+                         "plot_*.png (default OUT_DIR)")
+    pl.add_argument("--full", action="store_true",
+                    help="the whole record on the time axis (default: up to shortly after the motion settles)")
+    pl.add_argument("--list", action="store_true", help="list the columns with their units and meanings")
+    r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
+    from ..output.render import add_arguments as _render_args
+    from ..output.render import main as _cmd_render  # imports pyvista only when it renders
+
+    _render_args(r)
+    v = sub.add_parser("validate", help="run the validation cases and write a report (runs/validation by default)")
+
+    _validate_args(v)
+
+    _records_args(sub.add_parser("records", help="synthetic record suites (synth) and response spectra (spectrum)"))
+
+    _sweep_args(sub.add_parser("sweep", help="run a scene over records x intensities x parameters (resumable, Dask)"))
+
+    _fragility_args(sub.add_parser("fragility", help="fragility curves (lognormal MLE, bootstrap), IDA plots"))
+
+    _compile_args(sub.add_parser("compile", help="compile the kernels ahead of the first run (a cluster image, a "
+                                                 "CI cache, Dask workers)"))
+    try:
+        a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
+    except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
+        return int(e.code or 0)
+    if a.command == "fragility":
+        return _cmd_fragility(a)
+    if a.command == "compile":
+        return _cmd_compile(a)
+    if a.command == "sweep":
+        return _cmd_sweep(a)
+    if a.command == "records":
+        return _cmd_records(a)
+    if a.command == "validate":
+
+        try:
+            check_threads(a.threads)
+            check_out_dir(a.out)
+        except ValueError as e:
+            print(f"dem: error: {_one_line(e)}", file=sys.stderr)
+            return 2
+        return _cmd_validate(a)
+    if a.command == "render":
+        return _cmd_render(a)
+    return {"run": _cmd_run, "scenes": _cmd_scenes, "plot": _cmd_plot}[a.command](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,25 @@
+"""The step kernels' argument packs: the engine's device arrays grouped as model, state, contacts, diagnostics.
+
+A kernel takes the four packs (``md``, ``st``, ``ct``, ``dg``) and reaches an array as ``md.sph_body``. Each pack
+is a Taichi argument pack or, on quadrants, a dataclass of ndarrays (toolchain.argpack); simulation.Simulation
+builds them by keyword. The parameter names are part of the convention: on quadrants, a ``@ti.func`` parameter
+with one of these names is typed with its pack (kernel_lang._typed_packs), as quadrants requires.
+"""
+
+from __future__ import annotations
+
+from .toolchain import argpack, ti
+
+_nd1 = ti.types.ndarray(ndim=1)
+_nd2 = ti.types.ndarray(ndim=2)
+ModelArgs = argpack("ModelArgs", sph_body=_nd1, sph_info=_nd1, cluster_body=_nd1, cluster_range=_nd1,
+                    clump_param=_nd1, wall_geom=_nd1, wall_vel=_nd2, mat_pair=_nd1, iface_map=_nd1, world_info=_nd2,
+                    world_param=_nd2)
+StateArgs = argpack("StateArgs", pos=_nd1, quat=_nd1, rot=_nd1, vel=_nd1, omega=_nd1, force=_nd1, torque=_nd1,
+                    damp=_nd1, damp_other=_nd1, monitor=_nd1, wall_state=_nd1)
+ContactArgs = argpack("ContactArgs", cand=_nd1, hist=_nd1, counts=_nd2, pairs=_nd1, pair_hist=_nd1)
+DiagArgs = argpack("DiagArgs", ledger=_nd2, slots=_nd1, rec=_nd2)
+KERNEL_ARRAY_COUNT = 11 + 11 + 5 + 3
+
+# Parameter name -> pack, for the functions that pass the packs down (see the module docstring).
+PACKS_BY_PARAM = {"md": ModelArgs, "st": StateArgs, "ct": ContactArgs, "dg": DiagArgs}

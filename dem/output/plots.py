@@ -1,0 +1,218 @@
+"""Time-history plots of a run (matplotlib, PNG) that an engineer can read at a glance.
+
+Each axis holds one family of quantities (dem.output.columns: rocking angles, interface eccentricities, energies,
+...) with its unit; each curve is named in a legend (the body, interface or energy term it belongs to,
+with one colour per body or interface across a figure). Figures:
+
+    plot_rocking.png      rotations [deg], rotations ÷ α (±1: tipping), angular velocities
+    plot_motion.png       displacements, accelerations, velocities of the bodies' centres
+    plot_forces.png       contact forces ÷ weight, sphere-group forces, contact moments
+    plot_interfaces.png   every interface (whatever its name): H, V, V ÷ static load, eccentricity ÷ width
+                          (±1/6 middle third), |H|/V (μ when known), sphere contacts
+    plot_base.png         the base motion: acceleration, velocity, displacement
+    plot_energy.png       the energy ledger and its balance error
+    plot_diagnostics.png  contact count, largest overlap ÷ radius, monitored critical Δt
+
+The time axis ends shortly after the motion settles (dem.output.headline.plot_end; history.csv keeps the whole
+record); the settling time and a body tipping over are marked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from . import columns as K
+from .columns import Column
+from .headline import motion_summary, plot_end
+
+FIGURES: dict[str, tuple[str, ...]] = {
+    "rocking": (K.ANGLE, K.ANGLE_ALPHA, K.OMEGA, K.OMEGA_P),
+    "motion": (K.DISP_H, K.DISP_V, K.VELOCITY, K.ACC_H, K.ACC_V, K.ACC_G),
+    "forces": (K.FORCE_RATIO, K.FORCE, K.MOMENT),
+    "interfaces": (K.IF_H, K.IF_V, K.IF_V_RATIO, K.IF_ECC, K.IF_FRICTION, K.IF_CONTACTS),
+    "base": (K.BASE_ACC, K.BASE_VEL, K.BASE_DISP),
+    "energy": (K.ENERGY, K.ENERGY_ERROR),
+    "diagnostics": (K.CONTACT_COUNT, K.OVERLAP, K.DT_CRIT),
+}
+AXIS_HEIGHT = 2.1  # [in] per axis
+FIG_WIDTH = 10.0  # [in], legends on the right
+DPI = 110
+KILO = 1e4  # N or N·m: at and above this the axis is in kN (kN·m)
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def family_axes(names: list[str], columns: dict[str, Column]) -> dict[str, list[str]]:
+    """Columns grouped by family, in the order first met."""
+    out: dict[str, list[str]] = {}
+    for n in names:
+        if n == "t":
+            continue
+        out.setdefault(columns[n].family, []).append(n)
+    return out
+
+
+def figure_families(names: list[str], columns: dict[str, Column]) -> dict[str, dict[str, list[str]]]:
+    """{figure: {family: columns}} for every figure that has a column; unknown families go to "other"."""
+    fams = family_axes(names, columns)
+    out: dict[str, dict[str, list[str]]] = {}
+    placed = set()
+    for fig, families in FIGURES.items():
+        got = {f: fams[f] for f in families if f in fams}
+        if got:
+            out[fig] = got
+            placed |= set(got)
+    rest = {f: v for f, v in fams.items() if f not in placed}
+    if rest:
+        out["other"] = rest
+    return out
+
+
+def _scale(values: list[np.ndarray], unit: str) -> tuple[float, str]:
+    """Divide forces and moments by 1000 when they reach KILO (axis in kN)."""
+    if unit in ("N", "N·m"):
+        peak = max((float(np.nanmax(np.abs(v))) for v in values if len(v) and np.any(np.isfinite(v))), default=0.0)
+        if peak >= KILO:
+            return 1e-3, "k" + unit
+    return 1.0, unit
+
+
+def _colour_map(labels: list[str]) -> dict[str, str]:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if len(labels) <= 10 else "tab20"]
+    return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
+
+
+def draw_axis(ax, t: np.ndarray, history: dict, names: list[str], columns: dict[str, Column], colours: dict,
+              *, family: str, mu: float | None = None) -> None:
+    """One family on one axis: curves named by their labels, the unit on the axis, reference lines."""
+    unit = columns[names[0]].unit
+    factor, shown_unit = _scale([np.asarray(history[n], float) for n in names], unit)
+    for n in names:
+        y = np.asarray(history[n], float) * factor
+        y = np.where(np.isfinite(y), y, np.nan)
+        lab = columns[n].label or n
+        ax.plot(t, y, lw=0.9, color=colours.get(lab), label=lab)
+    ax.set_ylabel(f"{family}\n[{shown_unit}]" if shown_unit and shown_unit != "-" else f"{family}\n[–]",
+                  fontsize=8)
+    if family == K.IF_ECC:
+        for y in (-1 / 6, 1 / 6):
+            ax.axhline(y, color="k", ls="--", lw=0.7)
+        ax.text(1.0, 1 / 6, " middle third ±1/6", transform=ax.get_yaxis_transform(), fontsize=7, va="bottom",
+                ha="right")
+    if family == K.ANGLE_ALPHA:
+        lo, hi = ax.get_ylim()
+        if hi > 0.5 or lo < -0.5:
+            for y in (-1.0, 1.0):
+                ax.axhline(y, color="tab:red", ls="--", lw=0.7)
+    if family == K.IF_FRICTION and mu is not None:
+        ax.axhline(mu, color="tab:red", ls="--", lw=0.7)
+        ax.text(1.0, mu, f" μ = {mu:g}", transform=ax.get_yaxis_transform(), fontsize=7, va="bottom", ha="right",
+                color="tab:red")
+    if family == K.DT_CRIT:
+        ax.set_yscale("log")
+    ax.grid(True, lw=0.3, alpha=0.6)
+    # outside the axis, on the right: it never hides a curve
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1.0), borderaxespad=0.0, frameon=False,
+              ncol=1 if len(names) <= 8 else 2)
+
+
+def _mark(axes, motion: dict, t_max: float) -> None:
+    """Vertical lines at settling and tipping over, labelled on the top axis."""
+    marks = []
+    if motion.get("settled_at_s") is not None and motion["settled_at_s"] <= t_max:
+        marks.append((motion["settled_at_s"], f"settled {motion['settled_at_s']:.3g} s", "0.35"))
+    if motion.get("tipped_over_at_s") is not None and motion["tipped_over_at_s"] <= t_max:
+        marks.append((motion["tipped_over_at_s"], f"{motion['tipped_over_body']} tipped over "
+                                                  f"{motion['tipped_over_at_s']:.3g} s", "tab:red"))
+    for x, text, colour in marks:
+        for ax in axes:
+            ax.axvline(x, color=colour, ls=":", lw=1.0)
+        axes[0].text(x, 1.02, text, transform=axes[0].get_xaxis_transform(), fontsize=7, color=colour,
+                     ha="center", va="bottom")
+
+
+def _save(fig, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    fig.savefig(tmp, dpi=DPI)
+    tmp.replace(path)
+    return path
+
+
+def plot_families(history: dict, families: dict[str, list[str]], columns: dict[str, Column], path: Path, *,
+                  title: str, motion: dict, t_max: float, mu: float | None = None) -> Path:
+    """One figure, an axis per family, shared time axis up to t_max [s]; written to `path`."""
+    plt = _pyplot()
+    t = np.asarray(history["t"], float)
+    labels = list(dict.fromkeys(columns[n].label or n for ns in families.values() for n in ns))
+    colours = _colour_map(labels)
+    fig, axes = plt.subplots(len(families), 1, figsize=(FIG_WIDTH, 0.9 + AXIS_HEIGHT * len(families)), sharex=True,
+                             squeeze=False)
+    axes = axes[:, 0]
+    for ax, (family, names) in zip(axes, families.items()):
+        draw_axis(ax, t, history, names, columns, colours, family=family, mu=mu)
+    if len(t):
+        axes[-1].set_xlim(float(t[0]), t_max)
+    axes[-1].set_xlabel("time t [s]")
+    _mark(axes, motion, t_max)
+    if t_max < float(t[-1]) if len(t) else False:
+        axes[-1].annotate(f"record continues to {t[-1]:.4g} s (history.csv)", xy=(1.0, -0.28),
+                          xycoords="axes fraction", ha="right", fontsize=7, color="0.4")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    out = _save(fig, path)
+    plt.close(fig)
+    return out
+
+
+def plot_history(history: dict[str, np.ndarray], out_dir: Path, *, title: str = "",
+                 columns: dict[str, Column] | None = None, motion: dict | None = None, mu: float | None = None,
+                 full: bool = False) -> list[Path]:
+    """Write the ``plot_<figure>.png`` files (module docstring) into out_dir; returns their paths.
+
+    columns: descriptions of the history columns (dem.output.columns; default: guessed from the names);
+    motion: dem.output.headline.motion_summary (default: computed); mu: friction coefficient drawn on the |H|/V
+    axis; full: the whole record on the time axis instead of ending after the motion settles.
+    """
+    out_dir = Path(out_dir)
+    columns = _complete(columns, history)
+    motion = motion if motion is not None else motion_summary(history, columns)
+    t = np.asarray(history["t"], float)
+    t_max = float(t[-1]) if full or len(t) < 2 else plot_end(t, motion)
+    paths = []
+    for fig, families in figure_families(list(history), columns).items():
+        name = f"{title} — {fig}" if title else fig
+        paths.append(plot_families(history, families, columns, out_dir / f"plot_{fig}.png", title=name,
+                                   motion=motion, t_max=t_max, mu=mu))
+    return paths
+
+
+def plot_columns(history: dict, names: list[str], path: Path, *, title: str = "",
+                 columns: dict[str, Column] | None = None, motion: dict | None = None, mu: float | None = None,
+                 full: bool = False) -> Path:
+    """The chosen columns in one figure (an axis per family) at `path`."""
+    columns = _complete(columns, history)
+    motion = motion if motion is not None else motion_summary(history, columns)
+    t = np.asarray(history["t"], float)
+    t_max = float(t[-1]) if full or len(t) < 2 else plot_end(t, motion)
+    return plot_families(history, family_axes(names, columns), columns, Path(path), title=title, motion=motion,
+                         t_max=t_max, mu=mu)
+
+
+def _complete(columns: dict[str, Column] | None, history: dict) -> dict[str, Column]:
+    columns = dict(columns or {})
+    for n in history:
+        if n not in columns:
+            columns[n] = K.guess(n)
+    return columns

@@ -1,0 +1,117 @@
+"""Interface stiffness sums K_I for the shared dashpot mass (``damping_mass = "shared"``, docs/damping.md).
+
+Under "shared" the contacts of one interface — the active contacts of a body with one wall, or with one
+other body — share the interface's mass M_I in proportion to their tangent normal stiffness (Eq. D1):
+m_i = M_I k_n,i / K_I with K_I = Σ_j k_n,j, so the interface's damping ratio is β whatever the number of
+contacts. K_I needs every contact of the interface, so a step of a world that uses the option first runs
+this stiffness pass over its wall candidates and its body pairs (Eq. D5: exact, the coefficients depend on
+the state at t_n only), then the force pass reads K_I (contact_law.normal_force takes it as ``k_sum``).
+
+Storage: the sums of world w live in row w of an array (the solver's ledger, after its ledger columns:
+``col0 = ledger.LEDGER_SIZE``), one column per (body, wall) and per (body, body):
+    col0 + (c − clump0) (n_wall + n_clump) + (w − wall0)          body c against wall w,
+    col0 + (a − clump0) (n_wall + n_clump) + n_wall + (b − clump0) body a against body b (the pair list's order),
+so n_clump (n_wall + n_clump) columns a world: they grow with the bodies, never with the spheres.
+
+The pass skips what the force pass skips (a sleeping body's contacts on a non-record step) and keeps its
+sum in a register while the interface repeats (the lists are grouped by body), so the block path adds to
+each column about once per thread.
+"""
+
+from ..device import layout as LY
+from ..device.kernel_lang import ti
+from ..model.materials import PAIR_SHARED
+from .contact_law import normal_stiffness
+from .small_linalg import mat_vec
+from .wall_contact import plane_distance, wall_frame
+
+
+@ti.func
+def clear_sums(karr: ti.template(), row, col0, wd, lane, bd: ti.template()):
+    """Zero world wd's sums (thread `lane` of bd takes every bd-th column)."""
+    n = wd.n_clump * (wd.n_wall + wd.n_clump)
+    for k in range((n - lane + bd - 1) // bd):
+        karr[row, col0 + lane + k * bd] = 0.0
+
+
+@ti.func
+def _add(karr: ti.template(), row, col, value, shared: ti.template()):
+    if col >= 0:
+        LY.accumulate2(karr, row, col, value, shared)
+
+
+@ti.func
+def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(), karr: ti.template(), row,
+                   col0, wd, record, every: ti.template(), shared: ti.template()):
+    """Add k_n of the touching wall candidates k0 ≤ k < k1 of world wd to their interfaces' sums (only for
+    material pairs under "shared"). ``every``: also the contacts of sleeping bodies (exports). Returns a
+    bound on the loop iterations run (layout.LOOP_BUDGET)."""
+    cur = -1
+    acc = 0.0
+    cost = 0
+    for k in range(k0, k1):
+        cost += 1 + LY.ATOMIC_RETRIES
+        pair = ct.cand[wd.cand0 + k]
+        i = pair[0]
+        w = pair[1]
+        c = md.sph_info[i][0]
+        active = 1
+        if ti.static(not every):
+            if LY.asleep(st, c) and not record:
+                active = 0
+        if active == 1:
+            b = md.sph_body[i]
+            r = b[3]
+            x = st.pos[c] + mat_vec(st.rot[c], ti.Vector([b[0], b[1], b[2]]))
+            o, n, u, v, hu, hv = wall_frame(md, st, w)
+            dist, _normal, valid = plane_distance(x, o, n, u, v, hu, hv)
+            overlap = r - dist
+            if valid == 1 and overlap > 0.0 and dist > -r:  # touching, as wall_contact.wall_contact decides
+                mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
+                if mat[PAIR_SHARED] > 0.5:
+                    col = col0 + LY.kface_column(wd, c, w - wd.wall0)
+                    if col != cur:
+                        _add(karr, row, cur, acc, shared)
+                        cur = col
+                        acc = 0.0
+                    acc += normal_stiffness(mat, r, overlap)
+    _add(karr, row, cur, acc, shared)
+    return cost
+
+
+@ti.func
+def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(), karr: ti.template(), row,
+                   col0, wd, record, every: ti.template(), shared: ti.template()):
+    """Add k_n of the touching body pairs base + k0 ≤ k < base + k1 of world wd to their interfaces' sums
+    (only for material pairs under "shared"). Returns a bound on the loop iterations run."""
+    cur = -1
+    acc = 0.0
+    cost = 0
+    for k in range(base + k0, base + k1):
+        cost += 1 + LY.ATOMIC_RETRIES
+        pair = ct.pairs[k]
+        a = md.sph_info[pair[0]][0]
+        b = md.sph_info[pair[1]][0]
+        active = 1
+        if ti.static(not every):
+            if LY.asleep(st, a) and LY.asleep(st, b) and not record:
+                active = 0
+        if active == 1:
+            bi = md.sph_body[pair[0]]
+            bj = md.sph_body[pair[1]]
+            xi = st.pos[a] + mat_vec(st.rot[a], ti.Vector([bi[0], bi[1], bi[2]]))
+            xj = st.pos[b] + mat_vec(st.rot[b], ti.Vector([bj[0], bj[1], bj[2]]))
+            d = xi - xj
+            dist = d.norm()
+            overlap = bi[3] + bj[3] - dist
+            if overlap > 0.0 and dist > 0.0:  # touching, as pair_contact.pair_contact decides
+                mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
+                if mat[PAIR_SHARED] > 0.5:
+                    col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
+                    if col != cur:
+                        _add(karr, row, cur, acc, shared)
+                        cur = col
+                        acc = 0.0
+                    acc += normal_stiffness(mat, 2.0 * bi[3] * bj[3] / (bi[3] + bj[3]), overlap)
+    _add(karr, row, cur, acc, shared)
+    return cost

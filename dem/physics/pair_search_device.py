@@ -1,0 +1,235 @@
+"""Broad phase between bodies on the device (block path): one thread block searches its world's body pairs
+without the host, when two of its bodies may have moved closer than the pair skin.
+
+Candidates are the pairs of hull spheres of different clumps within the pair skin of touching, found
+cluster pair by cluster pair: a pair of clusters (g, h), g < h of different clumps, whose bounding spheres
+are within the skin of each other, has its spheres tested pair by pair. The cluster pairs of a world are
+numbered q = 0, 1, ... in (g, h) order — cluster_range[g][3] holds how many valid pairs precede g
+(``DeviceModel``), world_info[WI_NCLUSTER_PAIRS] the total — and each thread of the block takes a
+contiguous range of q. The list is written without atomics (Taichi's Vulkan code generator mishandles
+integer atomics inside loops): a first pass counts each thread's pairs, a block-wide exclusive scan gives
+each thread its offset, a second pass writes. So the list comes out sorted by (g, h, i, j), the same
+order every time, and the shear history of a pair that stays is found in the previous list by binary
+search on that key. The new list goes into the other half of the world's pair region; the halves swap.
+
+The host search (pair_search.py) finds the same set; it is used to start a run and on the serial path.
+"""
+
+from ..device import layout as LY
+from ..device.kernel_lang import ti
+from .small_linalg import mat_vec
+
+
+@ti.func
+def exclusive_scan(scan: ti.template(), lane, count, bd: ti.template()):
+    """Block-wide exclusive prefix sum of one integer per thread: (this thread's offset, the total).
+    ``scan`` is a shared array of bd + 1 integers (unused with one thread per block)."""
+    offset = 0
+    total = count
+    if ti.static(bd > 1):
+        scan[lane] = count
+        ti.simt.block.sync()
+        if lane == 0:
+            acc = 0
+            for k in range(bd):
+                x = scan[k]
+                scan[k] = acc
+                acc += x
+            scan[bd] = acc
+        ti.simt.block.sync()
+        offset = scan[lane]
+        total = scan[bd]
+        ti.simt.block.sync()  # the array is free again once everyone has read it
+    return offset, total
+
+
+@ti.func
+def block_sync(bd: ti.template()):
+    if ti.static(bd > 1):
+        ti.simt.block.sync()
+
+
+@ti.func
+def chunk(n, lane, bd: ti.template()):
+    """Contiguous share [k0, k1) of n items for thread `lane` of a block of bd threads."""
+    size = (n + bd - 1) // bd
+    k0 = ti.min(lane * size, n)
+    return k0, ti.min(k0 + size, n)
+
+
+@ti.func
+def _prefix(md: ti.template(), wd, g):
+    """Valid cluster pairs (g', h) with g' < g in world wd (g global; g = cluster0 + n_cluster gives the total)."""
+    out = md.world_info[wd.index, LY.WI_NCLUSTER_PAIRS]
+    if g < wd.cluster0 + wd.n_cluster:
+        out = md.cluster_range[g][3]
+    return out
+
+
+@ti.func
+def _first_partner(md: ti.template(), wd, g):
+    """First cluster h that cluster g pairs with: the clusters of the clumps after g's, to the world's end."""
+    return wd.cluster0 + wd.n_cluster - (_prefix(md, wd, g + 1) - _prefix(md, wd, g))
+
+
+@ti.func
+def _locate(md: ti.template(), wd, q):
+    """The cluster g whose pairs hold pair number q (the last g with prefix(g) ≤ q)."""
+    lo = wd.cluster0
+    hi = wd.cluster0 + wd.n_cluster - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _prefix(md, wd, mid) <= q:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@ti.func
+def _cluster_pair(g, h, md: ti.template(), st: ti.template(), ct: ti.template(), skin, base, k0,
+                  write: ti.template()):
+    """Sphere pairs of clusters g and h within `skin` [m] of touching (none unless their bounding spheres
+    are); with ``write`` stored as (i, j, g, h) at pairs[base + k0 ...]. Returns how many, and the loop
+    iterations run."""
+    rg = md.cluster_range[g]
+    rh = md.cluster_range[h]
+    a = rg[2]
+    b = rh[2]
+    xa = st.pos[a]
+    ra = st.rot[a]
+    xb = st.pos[b]
+    rb = st.rot[b]
+    cg = md.cluster_body[g]
+    ch = md.cluster_body[h]
+    k = k0
+    trips = 1
+    xg = xa + mat_vec(ra, ti.Vector([cg[0], cg[1], cg[2]]))
+    xh = xb + mat_vec(rb, ti.Vector([ch[0], ch[1], ch[2]]))
+    if (xg - xh).norm() < cg[3] + ch[3] + skin:
+        trips += rg[1] * (1 + rh[1])
+        for i in range(rg[0], rg[0] + rg[1]):
+            bi = md.sph_body[i]
+            xi = xa + mat_vec(ra, ti.Vector([bi[0], bi[1], bi[2]]))
+            for j in range(rh[0], rh[0] + rh[1]):
+                bj = md.sph_body[j]
+                xj = xb + mat_vec(rb, ti.Vector([bj[0], bj[1], bj[2]]))
+                if (xi - xj).norm() - bi[3] - bj[3] < skin:
+                    if ti.static(write):
+                        ct.pairs[base + k] = ti.Vector([i, j, g, h])
+                    k += 1
+    return k - k0, trips
+
+
+@ti.func
+def search_range(q0, q1, md: ti.template(), st: ti.template(), ct: ti.template(), wd, skin, base, k0,
+                 write: ti.template()):
+    """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring); returns how many,
+    and the loop iterations run."""
+    k = 0
+    trips = 0
+    if q0 < q1:
+        g = _locate(md, wd, q0)
+        h = _first_partner(md, wd, g) + (q0 - _prefix(md, wd, g))
+        end = wd.cluster0 + wd.n_cluster
+        trips += 32  # the binary search
+        for _q in range(q0, q1):
+            found, t = _cluster_pair(g, h, md, st, ct, skin, base, k0 + k, write)
+            k += found
+            trips += t
+            h += 1
+            if h == end:
+                g += 1
+                while g < end and _prefix(md, wd, g + 1) == _prefix(md, wd, g):
+                    g += 1
+                    trips += 1
+                h = _first_partner(md, wd, g) if g < end else end
+    return k, trips
+
+
+@ti.func
+def _before(p, q):
+    """Pair p comes before pair q in (g, h, i, j) order."""
+    result = False
+    if p[2] != q[2]:
+        result = p[2] < q[2]
+    elif p[3] != q[3]:
+        result = p[3] < q[3]
+    elif p[0] != q[0]:
+        result = p[0] < q[0]
+    else:
+        result = p[1] < q[1]
+    return result
+
+
+@ti.func
+def carried_history(ct: ti.template(), key, old_base, n_old):
+    """Shear history of pair `key` in the previous list (sorted, n_old pairs from old_base), zero if absent."""
+    lo = 0
+    hi = n_old
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _before(ct.pairs[old_base + mid], key):
+            lo = mid + 1
+        else:
+            hi = mid
+    out = ti.Vector([0.0, 0.0, 0.0, 0.0])
+    if lo < n_old:
+        p = ct.pairs[old_base + lo]
+        if p[0] == key[0] and p[1] == key[1]:
+            out = ct.pair_hist[old_base + lo]
+    return out
+
+
+@ti.func
+def block_pair_search(lane, scan: ti.template(), md: ti.template(), st: ti.template(), ct: ti.template(), wd,
+                      skin, pair_cap, bd: ti.template()):
+    """Search world wd's body pairs with the bd threads of its block (module docstring). Sets the world's
+    pair count and list half, or counts[CT_OVERFLOW] = 1 (list unchanged) when pair_cap is too small.
+    Returns a bound on the loop iterations this thread ran (layout.LOOP_BUDGET)."""
+    w = wd.index
+    total_q = md.world_info[w, LY.WI_NCLUSTER_PAIRS]
+    q0, q1 = chunk(total_q, lane, bd)
+    half = ct.counts[w, LY.CT_PAIR_HALF]
+    old_base = (2 * w + half) * pair_cap
+    new_base = (2 * w + 1 - half) * pair_cap
+    n_old = ct.counts[w, LY.CT_N_PAIRS]
+    mine, trips = search_range(q0, q1, md, st, ct, wd, skin, new_base, 0, False)
+    offset, total = exclusive_scan(scan, lane, mine, bd)
+    cost = 2 * trips + bd
+    if total <= pair_cap:
+        search_range(q0, q1, md, st, ct, wd, skin, new_base, offset, True)
+        block_sync(bd)
+        k0, k1 = chunk(total, lane, bd)
+        cost += (k1 - k0) * 32 + wd.n_clump
+        for k in range(k0, k1):
+            ct.pair_hist[new_base + k] = carried_history(ct, ct.pairs[new_base + k], old_base, n_old)
+        block_sync(bd)
+        if lane == 0:
+            ct.counts[w, LY.CT_PAIR_HALF] = 1 - half
+            ct.counts[w, LY.CT_N_PAIRS] = total
+            ct.counts[w, LY.CT_PAIR_SEARCHES] = ct.counts[w, LY.CT_PAIR_SEARCHES] + 1
+            for c in range(wd.clump0, wd.clump0 + wd.n_clump):
+                st.monitor[c][LY.MON_PAIR_MOTION] = 0.0
+    elif lane == 0:
+        ct.counts[w, LY.CT_OVERFLOW] = 1
+    block_sync(bd)
+    return cost
+
+
+@ti.func
+def block_max(scan: ti.template(), lane, value, bd: ti.template()):
+    """The largest of one integer per thread, over the block (``scan`` as in :func:`exclusive_scan`)."""
+    out = value
+    if ti.static(bd > 1):
+        scan[lane] = value
+        ti.simt.block.sync()
+        if lane == 0:
+            m = 0
+            for k in range(bd):
+                m = ti.max(m, scan[k])
+            scan[bd] = m
+        ti.simt.block.sync()
+        out = scan[bd]
+        ti.simt.block.sync()
+    return out

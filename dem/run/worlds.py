@@ -1,0 +1,262 @@
+"""Batches of worlds: one scene built W times with per-world parameters, stepped together.
+
+    import dem
+    dem.init("cpu")
+    worlds = dem.build_worlds("pena_block", [{"theta0_deg": a} for a in (1.0, 2.0, 3.0)],
+                              common={"r_base": 0.01, "r_core": 0.04})
+    results = dem.run_worlds(worlds, t_end=1.0, out_dir="runs/pena_theta0")
+    # runs/pena_theta0/world_000 … world_002: the files of `dem run`; runs/pena_theta0/worlds.csv
+
+Each world is an independent simulation — its own bodies, walls, base motion, energy ledger, probes, sleep
+and body-pair search — laid end to end with the others in one set of device arrays (dem.device.model_arrays) and
+stepped by the same kernel launches (dem.physics.simulation): W worlds cost one launch, not W. Worlds never interact. On
+the serial (CPU) path each world runs in one thread, bit for bit as it would alone; on the block (GPU) path
+each world is one thread block. A world that goes unstable or meets a stopping event stops; the others go on.
+
+The command line: ``dem run SCENE --vary KEY=V1,V2,... [--vary ...] [--worlds N]`` (the Cartesian product of
+the ``--vary`` lists; ``--worlds N`` alone: N copies of the scene, to measure throughput).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..model.sizing import _size, available_memory
+from ..output.files import atomic_write
+from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
+from .response import default_overturn_angle, dem_response, empty_response
+
+WORLDS_TABLE = "worlds.csv"
+
+
+@dataclass
+class Worlds:
+    """Scenes to run as one batch: ``scenes[k]`` built with ``overrides[k]`` (on top of ``common``)."""
+
+    scenes: list[Scene]
+    overrides: list[dict]
+    common: dict = field(default_factory=dict)
+    names: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.names:
+            self.names = [f"world_{k:03d}" for k in range(len(self.scenes))]
+
+    def __len__(self) -> int:
+        return len(self.scenes)
+
+    @property
+    def models(self):
+        return [s.model for s in self.scenes]
+
+
+def vary_grid(vary: dict[str, list]) -> list[dict]:
+    """Every combination of the values in `vary` ({key: [values]}), the first key varying slowest."""
+    if not vary:
+        return [{}]
+    keys = list(vary)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*(vary[k] for k in keys))]
+
+
+def parse_vary(items: list[str]) -> dict[str, list[str]]:
+    """['theta0_deg=1,2,3', 'mu=0.5,0.7'] → {'theta0_deg': ['1', '2', '3'], 'mu': ['0.5', '0.7']} (--vary)."""
+    out: dict[str, list[str]] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ValueError(f"--vary expects KEY=V1,V2,..., got {item!r}")
+        key, values = item.split("=", 1)
+        key = key.strip()
+        vals = [v.strip() for v in values.split(",")]
+        if not key or not all(vals):
+            raise ValueError(f"--vary expects KEY=V1,V2,... with no empty value, got {item!r}")
+        if key in out:
+            raise ValueError(f"--vary names {key!r} twice; give all its values in one --vary")
+        out[key] = vals
+    return out
+
+
+def world_overrides(*, vary: dict[str, list] | None = None, count: int | None = None) -> list[dict]:
+    """Per-world parameter overrides: the grid of `vary`, or `count` identical worlds. ValueError when
+    count disagrees with the grid or is < 1."""
+    if count is not None and (int(count) != count or count < 1):
+        raise ValueError(f"--worlds must be a whole number >= 1, got {count}")
+    grid = vary_grid(vary or {})
+    if vary and count is not None and count != len(grid):
+        sizes = " × ".join(str(len(v)) for v in vary.values())
+        raise ValueError(f"--worlds {count} does not match the --vary values ({sizes} = {len(grid)} worlds); "
+                         "give one or the other, or make them agree")
+    if not vary:
+        grid = [{} for _ in range(int(count or 1))]
+    return grid
+
+
+def build_worlds(scene, overrides: list[dict] | None = None, *, common: dict | None = None,
+                 count: int | None = None) -> Worlds:
+    """Build one scene once per world.
+
+    Args:
+        scene: a scene module, its file path or its name in scenes/ (as for ``dem run``).
+        overrides: one dict of parameters per world (None: ``count`` identical worlds).
+        common: parameters every world takes (``--set``), under its own overrides.
+    Every world's parameters are checked (names and ranges, with the allowed range in the message) before
+    any world is built."""
+
+    module = load_scene_module(scene) if isinstance(scene, (str, Path)) else scene
+    name = getattr(module, "NAME", Path(getattr(module, "__file__", "scene")).stem)
+    if overrides is None:
+        overrides = world_overrides(count=1 if count is None else count)
+    elif count is not None and count != len(overrides):
+        raise ValueError(f"count={count} does not match the {len(overrides)} sets of overrides")
+    if len(overrides) < 1:
+        raise ValueError("a batch needs at least one world")
+    common = dict(common or {})
+    params = [{**common, **ov} for ov in overrides]
+    for k, p in enumerate(params):
+        try:
+            resolve_params(module.PARAMS, p, scene=name)
+        except ValueError as e:
+            raise ValueError(f"world {k} ({_describe(overrides[k]) or 'no overrides'}): {e}") from None
+    scenes = [build_scene(module, p) for p in params]
+    return Worlds(scenes, [dict(ov) for ov in overrides], common)
+
+
+def _describe(ov: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in ov.items())
+
+
+def run_worlds(worlds, overrides: list[dict] | None = None, *, out_dir: Path | str | None = None,
+               t_end: float | None = None, dt=None, record_dt: float | None = None, force: bool = False,
+               progress: bool = True, implicit_damping: bool = True, plots: bool = True, sleep: bool = True,
+               checkpoint_every: float | None = None, stop_on=None, parallel: bool | None = None,
+               handle_signals: bool | None = None, resume=None, check_memory: bool = True):
+    """Run a batch of worlds (:class:`Worlds`, or a scene and ``overrides`` for :func:`build_worlds`) and,
+    with ``out_dir``, write one folder per world (the files of ``dem run``) and ``worlds.csv`` (one row per
+    world: its parameters, status, peak |θ|/α, overturning, residual tilt, slip, uplift, energy error).
+
+    The worlds share Δt, the record interval and the duration (their scenes' own, which must agree, or the
+    ones given). Returns the list of dem.run.RunResult, one per world; a world's ``summary["status"]`` says
+    how it ended (``ok``, ``stopped``, ``unstable``). Other arguments as :func:`dem.run_scene`."""
+    from ..device import runtime
+    from .driver import Run
+
+    if not isinstance(worlds, Worlds):
+        worlds = build_worlds(worlds, overrides)
+    if check_memory:
+        check_device_memory(worlds.models, runtime.arch())
+    results = Run(worlds.scenes, t_end=t_end, dt=dt, out_dir=out_dir, record_dt=record_dt, force=force,
+                  progress=progress, implicit_damping=implicit_damping, plots=plots, sleep=sleep,
+                  checkpoint_every=checkpoint_every, stop_on=stop_on, resume=resume, handle_signals=handle_signals,
+                  parallel=parallel, batch=True, world_names=worlds.names).run()
+    if out_dir is not None:
+        write_world_table(Path(out_dir) / WORLDS_TABLE, worlds, results)
+    return results
+
+
+# ---------------------------------------------------------------------------------------------- results
+def world_row(scene: Scene, result) -> dict:
+    """The worlds.csv figures of one world: status, peak |θ|/α, overturning, residual tilt, slip, uplift and
+    energy error (dem.run.response where the scene describes its rocking bodies; from the ``*_over_alpha``
+    columns and the overturn events otherwise)."""
+
+    s, h = result.summary, result.history
+    info = scene.info
+    if "rocking_bodies" in info and "alpha_rad" in info and len(h.get("t", [])):
+        row = dem_response(h, info, default_overturn_angle(float(info["alpha_rad"])), s.get("max_energy_error"))
+    else:
+        row = empty_response()
+        row["energy_error"] = s.get("max_energy_error", math.nan)
+        ratios = [np.asarray(v, float) for k, v in h.items() if k.endswith("_over_alpha")]
+        if ratios and len(ratios[0]):
+            peak = np.max([np.max(np.abs(r)) for r in ratios])
+            row["peak_theta_over_alpha"] = float(peak)
+            row["residual_theta_over_alpha"] = float(max((r[-1] for r in ratios), key=abs))
+    events = [e for e in s.get("events", []) if e.get("event") == "overturn"]
+    if events and not row["overturned"]:
+        row["overturned"] = True
+        row["overturn_time_s"] = float(events[0]["t"])
+    return {"status": s["status"], "t_end": s["t_end"]} | row
+
+
+def world_table(worlds: Worlds, results):
+    """worlds.csv as a pandas DataFrame, one row per world: its index, each varied parameter (as given), the
+    status (``ok``, ``stopped``, ``unstable``, ``interrupted``, ``failed``) and the figures of
+    :func:`world_row` (overturned as true/false; units in the column names: s, m)."""
+    import pandas as pd
+
+    rows = [world_row(sc, r) for sc, r in zip(worlds.scenes, results)]
+    keys = list(dict.fromkeys(k for ov in worlds.overrides for k in ov))
+    if not keys:  # (a resumed batch) the parameters whose values differ between the worlds
+        first = worlds.scenes[0].params
+        keys = [k for k in first if len({repr(sc.params.get(k)) for sc in worlds.scenes}) > 1]
+    table = {"world": list(range(len(rows)))}
+    for k in keys:
+        table[k] = [sc.params.get(k) for sc in worlds.scenes]
+    table["status"] = [r["status"] for r in rows]
+    for name in ("t_end", "peak_theta_over_alpha", "overturned", "overturn_time_s", "residual_theta_over_alpha",
+                 "max_slip_m", "max_uplift_m", "energy_error"):
+        table[name] = [bool(r[name]) if name == "overturned" else float(r[name]) for r in rows]
+    return pd.DataFrame(table)
+
+
+def write_world_table(path: Path, worlds: Worlds, results) -> None:
+    """Write worlds.csv atomically (an interrupted write leaves the old file or none, never half of one)."""
+
+    text = world_table(worlds, results).to_csv(index=False, float_format="%.10g", na_rep="nan")
+    atomic_write(Path(path), lambda fh: fh.write(text.encode("utf-8")))
+
+
+# ---------------------------------------------------------------------------------------------- memory
+def estimate_device_bytes(models, *, precision: str = "f64", record_rows: int = 2048) -> int:
+    """Device memory [bytes] a batch of these models needs: the concatenated model arrays, the state, the
+    wall-candidate and wall-history arrays (one slot per hull sphere and wall), an initial body-pair region
+    and the record buffer (dem.device.model_arrays, dem.device.state, dem.device.contacts, dem.physics.simulation)."""
+    from ..physics.recording import RecordLayout
+    from ..physics.simulation import MAX_RECORD_ROWS, RECORD_BUFFER_BYTES
+
+    r = 8 if precision == "f64" else 4
+    total = 0
+    width = 0
+    for m in models:
+        nh, nc, ng = m.hull_count, m.clump_count, m.cluster_count
+        nw = max(m.wall_count, 1)
+        total += nh * (4 * r + 16) + ng * (4 * r + 16) + nc * (13 * r + 4 * r + 9 * r + 3 * 6 * r + 8 * r + 40 * r)
+        total += nw * (16 * r + 10 * r + m.wall_vel_np.shape[1] * 3 * r)
+        total += nh * nw * (8 + 4 * r)  # wall candidates and their history
+        if nc > 1:
+            total += 2 * 1024 * (16 + 4 * r)  # the first body-pair region (grows with the run)
+        width = max(width, RecordLayout(m.clump_count, m.wall_count, m.slot_count).width)
+    rows = max(16, min(MAX_RECORD_ROWS, RECORD_BUFFER_BYTES // (8 * width * max(len(models), 1))))
+    return int(total + len(models) * rows * width * r)
+
+
+def check_device_memory(models, arch: str) -> None:
+    """Refuse (ValueError, with the estimate) a batch larger than the memory of the machine that runs it:
+    the host's available memory on the CPU and on Vulkan (Mesa's lavapipe runs on the host), the GPU's free
+    memory on CUDA (from nvidia-smi, skipped if it cannot be asked)."""
+
+    need = estimate_device_bytes(models)
+    have = available_memory() if arch in ("cpu", "vulkan") else _cuda_free_memory() if arch in ("cuda", "gpu") \
+        else None
+    if have is not None and need > 0.8 * have:
+        raise ValueError(f"the {len(models)} worlds need about {_size(need)} of device memory "
+                         f"({_size(need / max(len(models), 1))} per world), more than 80 % of the "
+                         f"{_size(have)} available; run fewer worlds at a time")
+
+
+def _cuda_free_memory() -> int | None:
+
+    if shutil.which("nvidia-smi") is None:
+        return None
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=10)
+        return int(out.stdout.split()[0]) * 2**20
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return None

@@ -1,0 +1,183 @@
+"""Scenes: a short script that builds a model from named parameters, plus what to record.
+
+A scene module defines ``PARAMS`` (a dict of :class:`Param`) and ``build(params) -> Scene``. The same
+module serves the command line (``dem run scenes/x.py --set key=value``), the tests (short runs) and the
+benchmarks (long runs). Parameters are checked, with the allowed range in the message, before anything
+is built.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # dem.model imports Taichi; listing scenes must not
+    from ..model.model import Model
+
+
+@dataclass(frozen=True)
+class Param:
+    """A scene parameter: default value (its type is the parameter's type), meaning, unit and range."""
+
+    default: Any
+    doc: str
+    unit: str = ""
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    choices: tuple | None = None
+
+    def range_text(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(map(str, self.choices))
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        lb = "(" if self.low_open or self.low is None else "["
+        rb = ")" if self.high_open or self.high is None else "]"
+        return f"{lb}{lo}, {hi}{rb}" + (f" {self.unit}" if self.unit else "")
+
+    def convert(self, name: str, value: Any) -> Any:
+        kind = type(self.default)
+        try:
+            if kind is bool:
+                if isinstance(value, str):
+                    low = value.strip().lower()
+                    if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                        raise ValueError(value)
+                    value = low in ("1", "true", "yes", "on")
+                value = bool(value)
+            elif kind is int:
+                fv = float(value)
+                if fv != int(fv):
+                    raise ValueError(value)
+                value = int(fv)
+            elif kind is float:
+                value = float(value)
+            else:
+                value = str(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter {name!r} must be a {kind.__name__} in {self.range_text()}, "
+                             f"got {value!r}") from None
+        self.check(name, value)
+        return value
+
+    def check(self, name: str, value: Any) -> None:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise ValueError(f"parameter {name!r} must be {self.range_text()}, got {value!r}")
+            return
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return
+        bad = not math.isfinite(value)
+        if self.low is not None:
+            bad |= value <= self.low if self.low_open else value < self.low
+        if self.high is not None:
+            bad |= value >= self.high if self.high_open else value > self.high
+        if bad:
+            raise ValueError(f"parameter {name!r} must be in {self.range_text()}, got {value!r}")
+
+
+def resolve_params(spec: dict[str, Param], overrides: dict[str, Any] | None = None, *, scene: str = "") -> dict:
+    """Defaults updated by `overrides`, each converted and range-checked (ValueError names the key)."""
+    out = {k: p.default for k, p in spec.items()}
+    for key, value in (overrides or {}).items():
+        if key not in spec:
+            valid = ", ".join(sorted(spec))
+            raise ValueError(f"unknown parameter {key!r} for scene {scene or '?'}; valid keys: {valid}")
+        out[key] = spec[key].convert(key, value)
+    return out
+
+
+def parse_assignments(items: list[str]) -> dict[str, str]:
+    """['a=1', 'b=x'] → {'a': '1', 'b': 'x'} (for --set)."""
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        k = k.strip()
+        if not k:
+            raise ValueError(f"--set expects KEY=VALUE with a key, got {item!r}")
+        if k in out:
+            raise ValueError(f"--set gives {k!r} twice ({k}={out[k]} and {k}={v.strip()}); give each key once")
+        out[k] = v.strip()
+    return out
+
+
+@dataclass
+class Scene:
+    """What a scene module's ``build`` returns.
+
+    Attributes:
+        name: scene name.
+        model: the finalized model.
+        probes: quantities recorded in history.csv (dem.run.probes).
+        dt: default time step [s]; t_end: default duration [s]; record_dt: record interval [s].
+        params: the parameters used.
+        info: extra facts for summary.json (e.g. both mass computations of a clump).
+        postprocess: optional f(history, out_dir) -> dict, run after the run; its result goes in the summary.
+        events: what to watch (dem.run.events.EventSpec: the domain box, overturning, sliding); None: the
+            default domain (the initial bounding box grown by its size) and nothing else.
+        source: the scene file it was built from (set by :func:`build_scene`; a checkpoint rebuilds from it).
+    """
+
+    name: str
+    model: Model
+    probes: list
+    dt: float
+    t_end: float
+    record_dt: float
+    params: dict
+    info: dict = field(default_factory=dict)
+    postprocess: Callable | None = None
+    events: Any = None
+    source: str | None = None
+
+
+def scenes_dir() -> Path:
+    """The repository's ``scenes/`` folder (beside the ``dem`` package in a source checkout)."""
+    return Path(__file__).resolve().parents[2] / "scenes"
+
+
+def load_scene_module(ref: str):
+    """Import a scene by file path, or by name from :func:`scenes_dir`."""
+    path = Path(ref)
+    if not path.exists() and not ref.endswith(".py"):
+        path = scenes_dir() / f"{ref}.py"
+    if not path.exists():
+        raise ValueError(f"scene {ref!r} not found (give a path to a scene .py file or a name in {scenes_dir()})")
+    if not path.is_file() or path.suffix != ".py":
+        what = "a directory" if path.is_dir() else "not a .py file"
+        hint = f" (a run's output folder goes on with: dem run --resume {ref})" \
+            if (path / "summary.json").is_file() else ""
+        raise ValueError(f"scene {ref!r} is {what}: give a scene script (.py) or a scene name from 'dem scenes'"
+                         + hint)
+    name = f"dem_scene_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    for attr in ("PARAMS", "build"):
+        if not hasattr(module, attr):
+            raise ValueError(f"scene file {path} must define {attr}")
+    return module
+
+
+def build_scene(ref_or_module, overrides: dict | None = None) -> Scene:
+    """Load (if needed), resolve parameters and build a scene."""
+    module = load_scene_module(ref_or_module) if isinstance(ref_or_module, (str, Path)) else ref_or_module
+    name = getattr(module, "NAME", Path(getattr(module, "__file__", "scene")).stem)
+    params = resolve_params(module.PARAMS, overrides, scene=name)
+    scene = module.build(params)
+    if not isinstance(scene, Scene):
+        raise ValueError(f"scene {name}: build(params) must return a dem.Scene, got {type(scene).__name__} "
+                         f"(from {getattr(module, '__file__', name)})")
+    if getattr(module, "__file__", None):
+        scene.source = str(Path(module.__file__).resolve())
+    return scene

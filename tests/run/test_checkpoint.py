@@ -1,0 +1,155 @@
+"""Checkpoint and restart: a run killed (SIGTERM or SIGKILL) at a random point and resumed writes the same
+history.csv, byte for byte, as the run left alone (serial CPU path: bit-reproducible, simulation.py); a finished
+run extends; a checkpoint of another model or code version is refused with the reason."""
+
+import os
+import random
+import shutil
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from dem.cli.main import main
+from dem.run.checkpoint import CHECKPOINT_NAME, load, model_hash
+from tests._reliability import PENA_COARSE, QUIET, ROOT, start_run, strict_json, temp_files, wait_for
+
+# scenes run long enough that a kill lands mid-run: the coarse Peña block (rocks, comes to rest and
+# sleeps at ≈ 5 s: the fast-forward and sleep state are crossed) and two stacked blocks (wall and
+# body–body contacts, shear history carried over pair rebuilds; without sleep, since the edge-true blocks
+# settle within 0.3 s and the rest of the run would be fast-forwarded in a blink, before any kill)
+SCENES = {
+    "pena": PENA_COARSE + ["theta0_deg=8", "--t-end", "6"],
+    "stack": ["tests/_stacked_blocks.py", "--no-sleep", "--t-end", "5"],
+}
+KILL_WINDOW = 2.0  # s of wall time after the first checkpoint within which the kill falls (runs last longer)
+
+
+@pytest.fixture(scope="module")
+def reference(ti_cpu, tmp_path_factory):
+    """history.csv of each scene run without interruption (in this process, default checkpoints)."""
+    out = {}
+    for name, args in SCENES.items():
+        d = tmp_path_factory.mktemp(f"ref_{name}")
+        assert main(["run", *args, *QUIET, "--out", str(d)]) == 0
+        out[name] = (d / "history.csv").read_bytes()
+    return out
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_killed_and_resumed_run_is_bit_identical(reference, tmp_path, capsys, scene, sig):
+    seed = int.from_bytes(os.urandom(4), "little")
+    delay = random.Random(seed).uniform(0.0, KILL_WINDOW)
+    out = tmp_path / "run"
+    proc = start_run([*SCENES[scene], *QUIET, "--checkpoint-every", "0.25", "--out", str(out)])
+    try:
+        wait_for(lambda: (out / CHECKPOINT_NAME).exists(), proc=proc, what="the first checkpoint")
+        time.sleep(delay)
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    where = f"(seed {seed}, kill {delay:.2f} s after the first checkpoint)"
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 143, f"{where} {err}"
+        summary = strict_json(out / "summary.json")
+        assert summary["status"] == "interrupted" and summary["interrupted_by"] == "SIGTERM"
+        # the final checkpoint is at the last step, history.csv ends there too
+        assert summary["checkpoint"]["step"] == summary["steps"]
+        assert not temp_files(out), where
+    else:
+        assert proc.returncode == -signal.SIGKILL, f"{where} {err}"
+    t_ck = load(out).time
+    assert 0 < t_ck < float(SCENES[scene][-1]), where
+    capsys.readouterr()
+    assert main(["run", "--resume", str(out), *QUIET]) == 0, capsys.readouterr().err
+    summary = strict_json(out / "summary.json")
+    assert summary["status"] == "ok" and summary["resumed_at_s"][-1] == pytest.approx(t_ck)
+    assert (out / "history.csv").read_bytes() == reference[scene], where
+    assert not temp_files(out), where
+
+
+def test_extend_a_finished_run(ti_cpu, tmp_path, capsys):
+    """0.2 s, then --resume --t-end 0.4: the same history.csv, profiles and ParaView frames as a 0.4 s run;
+    without --t-end it is refused."""
+    args = [*PENA_COARSE, "theta0_deg=4", *QUIET, "--vtk-fps", "20"]
+    assert main(["run", *args, "--t-end", "0.4", "--out", str(tmp_path / "whole")]) == 0
+    part = tmp_path / "part"
+    assert main(["run", *args, "--t-end", "0.2", "--out", str(part)]) == 0
+    assert strict_json(part / "summary.json")["checkpoint"]["t"] == pytest.approx(0.2)
+    capsys.readouterr()
+    assert main(["run", "--resume", str(part), *QUIET]) == 2
+    assert "has reached t = 0.2 s; give a --t-end beyond it" in capsys.readouterr().err
+    assert main(["run", "--resume", str(part), "--t-end", "0.4", *QUIET]) == 0
+    assert (part / "history.csv").read_bytes() == (tmp_path / "whole" / "history.csv").read_bytes()
+    assert (part / "profile_width.csv").read_bytes() == (tmp_path / "whole" / "profile_width.csv").read_bytes()
+    assert (part / "run.pvd").read_bytes() == (tmp_path / "whole" / "run.pvd").read_bytes()
+    frames = sorted(p.name for p in (tmp_path / "whole" / "vtk").iterdir())
+    assert len(frames) == 4 * 9 and frames == sorted(p.name for p in (part / "vtk").iterdir())
+    assert all((part / "vtk" / f).read_bytes() == (tmp_path / "whole" / "vtk" / f).read_bytes() for f in frames)
+
+
+def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
+    """Another model (the scene file's build changed), another code version, or a setting given again:
+    refused before anything runs, with the reason."""
+    scene = tmp_path / "stack.py"
+    shutil.copy(ROOT / "tests" / "_stacked_blocks.py", scene)
+    out = tmp_path / "run"
+    assert main(["run", str(scene), "--t-end", "0.01", *QUIET, "--out", str(out)]) == 0
+    before = (out / "history.csv").read_bytes()
+
+    scene.write_text(scene.read_text().replace("mass=2.0", "mass=2.5"))  # the lower block is heavier now
+    capsys.readouterr()
+    assert main(["run", "--resume", str(out), "--t-end", "0.02", *QUIET]) == 2
+    err = capsys.readouterr().err
+    assert "belongs to another model" in err and "scene file or its parameters changed" in err
+    shutil.copy(ROOT / "tests" / "_stacked_blocks.py", scene)
+
+    ck = load(out)
+    ck.meta["code_version"] = "0.0.1+0123456789abcdef"
+    _rewrite(out / CHECKPOINT_NAME, ck)
+    assert main(["run", "--resume", str(out), "--t-end", "0.02", *QUIET]) == 2
+    assert "was written by dem 0.0.1+0123456789abcdef" in capsys.readouterr().err
+
+    assert main(["run", "--resume", str(out), "--dt", "1e-6", *QUIET]) == 2
+    assert "--dt cannot be given with it" in capsys.readouterr().err
+    assert (out / "history.csv").read_bytes() == before  # nothing ran
+
+
+def _rewrite(path, ck):
+    import io
+    import json
+
+    arrays = dict(ck.arrays)
+    arrays["meta"] = np.frombuffer(json.dumps(ck.meta).encode(), np.uint8)
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    path.write_bytes(buf.getvalue())
+
+
+def test_restore_recreates_arrays_that_grew(ti_cpu):
+    """A simulation whose pair arrays grew is restored into a fresh one (default capacity): the arrays come
+    back at the saved size, and both go on bit for bit (nothing is looked up by name)."""
+    from dem.scenes.scene import build_scene
+
+    scene = build_scene(str(ROOT / "tests" / "_stacked_blocks.py"), {})
+    a = ti_cpu.Simulation(scene.model, dt=1e-5, record_every=10)
+    a.advance(500)
+    cap = a.contacts.pair_capacity
+    a.contacts.ensure_pair_capacity(4 * cap)
+    a.rebuild_pairs()  # refill the grown arrays
+    a._pack_cache = None
+    a.advance(500)
+    saved = a.checkpoint_arrays()
+    b = ti_cpu.Simulation(scene.model, dt=1e-5, record_every=10)
+    assert b.contacts.pair_capacity == cap
+    b.restore_arrays(saved)
+    assert b.contacts.pair_capacity == 4 * cap and b.contacts.pairs.shape == a.contacts.pairs.shape
+    assert b.state.step == a.state.step and b.pair_rebuilds == a.pair_rebuilds
+    ra, rb = a.advance(3000), b.advance(3000)
+    assert len(ra) == 300 and np.array_equal(ra, rb)
+    assert model_hash(scene.model) == model_hash(build_scene(str(ROOT / "tests" / "_stacked_blocks.py"), {}).model)

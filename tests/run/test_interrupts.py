@@ -1,0 +1,122 @@
+"""SIGINT and SIGTERM end a run after its current chunk with everything written (history, strict-JSON
+summary with status 'interrupted', a final checkpoint), exit 130/143, and never a temporary file left;
+history.csv is flushed at least every 5 s of wall time; a killed run's temporary files go at the next run."""
+
+import json
+import os
+import random
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from dem.cli.main import main
+from dem.output.files import read_csv
+from dem.run.checkpoint import CHECKPOINT_NAME, load
+from dem.run.driver import HISTORY_FLUSH_SECONDS
+from tests._reliability import (
+    PENA_COARSE,
+    QUIET,
+    one_error_line,
+    start_run,
+    status_is,
+    strict_json,
+    temp_files,
+    wait_for,
+)
+
+# no sleep: the block keeps being stepped (no fast-forward to the end), so the run lasts long enough
+LONG = PENA_COARSE + ["theta0_deg=8", "--t-end", "30", "--no-sleep"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_mid_run_leaves_whole_files(tmp_path, sig):
+    seed = int.from_bytes(os.urandom(4), "little")
+    delay = random.Random(seed).uniform(0.0, 1.5)
+    out = tmp_path / "run"
+    proc = start_run([*LONG, *QUIET, "--out", str(out)])
+    try:
+        wait_for(status_is(out, "running"), proc=proc, what="the run's first step")
+        time.sleep(delay)
+        proc.send_signal(sig)
+        _o, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + sig, err
+    line = one_error_line(err, "dem: run interrupted by")
+    assert f"by {signal.Signals(sig).name} at t =" in line and f"--resume {out}" in line
+    s = strict_json(out / "summary.json")
+    assert s["status"] == "interrupted" and s["interrupted_by"] == signal.Signals(sig).name
+    hist = read_csv(out / "history.csv")
+    # the history ends at the last record of the last chunk, where the checkpoint was taken: at most one
+    # record interval (1e-4 s) before it (1e-9 s: round-off of the times)
+    assert len(hist["t"]) == s["history_rows"] and s["t_end"] - 1e-4 - 1e-9 <= hist["t"][-1] <= s["t_end"] + 1e-9
+    assert np.all(np.isfinite(hist["theta_deg"])) and np.allclose(np.diff(hist["t"]), 1e-4)
+    assert load(out).time == pytest.approx(s["t_end"]) and s["checkpoint"]["t"] == pytest.approx(s["t_end"])
+    assert not temp_files(out), f"seed {seed}"
+
+
+@pytest.mark.timeout(300)
+def test_sigterm_during_start_up(tmp_path):
+    """A SIGTERM at any moment of the start-up (imports, scene build, kernel compile) ends with 143 and
+    leaves either nothing or a whole interrupted output folder."""
+    seed = int.from_bytes(os.urandom(4), "little")
+    delay = random.Random(seed).uniform(1.0, 6.0)
+    out = tmp_path / "run"
+    proc = start_run([*LONG, *QUIET, "--out", str(out)])
+    time.sleep(delay)
+    proc.send_signal(signal.SIGTERM)
+    _o, err = proc.communicate(timeout=120)
+    where = f"(SIGTERM {delay:.2f} s after the start, seed {seed})"
+    # before dem.cli has installed its handler (Python still importing) the default action ends it: -15
+    assert proc.returncode in (143, -signal.SIGTERM), f"{where} {err}"
+    assert "Traceback" not in err, where
+    if out.exists():
+        assert not temp_files(out), where
+        if (out / "summary.json").exists():
+            assert strict_json(out / "summary.json")["status"] == "interrupted", where
+    if proc.returncode == 143 and not out.exists():
+        one_error_line(err, "dem: interrupted by SIGTERM before the first step")
+
+
+@pytest.mark.timeout(300)
+def test_history_is_flushed_every_few_seconds(tmp_path):
+    """Killed without warning (SIGKILL) more than HISTORY_FLUSH_SECONDS into its stepping, a run has left a
+    history.csv that reaches to within that much wall time of the kill; the summary says 'running'."""
+    out = tmp_path / "run"
+    proc = start_run([*LONG, *QUIET, "--out", str(out)])
+    try:
+        wait_for(status_is(out, "running"), proc=proc, what="the run's first step")
+        t0 = time.monotonic()
+        time.sleep(HISTORY_FLUSH_SECONDS + 3.0)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        elapsed = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL and elapsed > HISTORY_FLUSH_SECONDS + 1.0
+    hist = read_csv(out / "history.csv")  # whole (atomic), whatever the moment of the kill
+    assert hist["t"][-1] > 0.0  # written during the run (with a 30 s period there was none at this point)
+    assert json.loads((out / "summary.json").read_text())["status"] == "running"
+    assert not (out / CHECKPOINT_NAME).exists()  # default checkpoints come every minute of wall time
+
+
+def test_next_run_removes_stale_temporary_files_and_takes_a_dead_lock(ti_cpu, tmp_path, capsys):
+    """What a SIGKILL can leave: temporary files of atomic writes and a lock file naming a dead process.
+    The next run into the folder removes the first and takes the second."""
+    out = tmp_path / "run"
+    (out / "vtk").mkdir(parents=True)
+    stale = [out / ".history.csv.k2j3h4.tmp", out / ".summary.json.x8d7f6.tmp", out / ".plot_angles.tmp.png",
+             out / "vtk" / ".spheres_000003.vtu.4242.tmp"]
+    for p in stale:
+        p.write_bytes(b"half a file")
+    dead = 2**22 + 12345  # above the kernel's pid_max default (4,194,304): no such process
+    (out / ".dem.lock").write_text(json.dumps({"pid": dead, "host": "here", "started": "earlier",
+                                               "command": "dem run"}))
+    assert main(["run", *PENA_COARSE, "--t-end", "0.01", *QUIET, "--out", str(out)]) == 0, capsys.readouterr().err
+    assert not temp_files(out) and not any(p.exists() for p in stale)
+    assert not (out / ".dem.lock").exists()  # released at the end
