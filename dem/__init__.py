@@ -28,6 +28,7 @@ from .model.box_clump import box_clump  # noqa: E402  (after the environment def
 from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
 from .model.walls import WallMotion  # noqa: E402
+from .run.options import RunOptions  # noqa: E402
 from .scenes.scene import Param, Scene, build_scene  # noqa: E402
 
 # The names whose modules import Taichi are loaded on first use (PEP 562), so that `import dem`,
@@ -57,7 +58,7 @@ def __dir__():
 from .version import __version__ as __version__  # noqa: E402
 
 __all__ = [
-    "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunResult", "Scene",
-    "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "box_clump", "build_scene", "build_worlds",
+    "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunOptions", "RunResult",
+    "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "box_clump", "build_scene", "build_worlds",
     "estimate_critical_timestep", "init", "run_scene", "run_worlds", "single_sphere", "spheres",
 ]

@@ -162,7 +162,8 @@ def test_deferred_imports_only_for_heavy_dependencies_or_the_toolchain():
     assert wrong == [], "\n".join(wrong)
 
 
-@pytest.mark.parametrize("mod", ["dem", "dem.cli.main", "dem.scenes.scene", "dem.output.results", "dem.model.model"])
+@pytest.mark.parametrize("mod", ["dem", "dem.cli.main", "dem.scenes.scene", "dem.output.results", "dem.model.model",
+                                 "dem.run.options"])
 def test_light_modules_do_not_load_the_toolchain(mod):
     """`import dem`, `dem --help`, `dem scenes`, reading results back and building a model do not start Taichi
     (about a second and its banner)."""

@@ -16,6 +16,7 @@ from ..output.files import read_csv
 from ..output.headline import headline_text, motion_summary
 from ..output.plots import plot_columns, plot_history
 from ..run.interrupts import Interrupted, exit_code, raise_on_signal
+from ..run.options import RunOptions
 from ..run.preflight import check_out_dir, check_threads, check_times
 from ..run.worlds import Worlds, build_worlds, parse_vary, run_worlds, world_overrides
 from ..scenes.scene import build_scene, load_scene_module, parse_assignments, resolve_params, scenes_dir
@@ -160,8 +161,12 @@ def _run(a) -> int:
             raise ValueError("--stop-on none cannot be combined with event kinds")
         if t_end is not None:
             check_times(t_end, dt if dt != "auto" else None, record_dt)
+        opts = RunOptions(t_end=t_end, dt=dt, record_dt=record_dt, force=a.force,
+                          progress=not a.no_progress and sys.stderr.isatty(), implicit_damping=not a.explicit_damping,
+                          plots=not a.no_plots, sleep=not a.no_sleep, checkpoint_every=ckpt_every, stop_on=stop_on,
+                          parallel=True if a.parallel else None)
         if a.resume is not None:
-            return _resume(a, t_end, ckpt_every, stop_on)
+            return _resume(a, opts)
         if a.scene is None:
             raise ValueError("give a scene (a file such as scenes/pena_block.py, or a name: see 'dem scenes'), "
                              "or --resume DIR")
@@ -170,7 +175,7 @@ def _run(a) -> int:
         # parameters are checked before Taichi starts or anything is built
         resolve_params(module.PARAMS, overrides, scene=Path(a.scene).stem)
         if a.vary or a.worlds is not None:
-            return _run_batch(a, module, overrides, dt, t_end, record_dt, ckpt_every, stop_on)
+            return _run_batch(a, module, overrides, opts)
         if a.vtk_every is not None and a.vtk_every < 1:
             raise ValueError(f"--vtk-every must be >= 1, got {a.vtk_every}")
         if a.vtk_fps is not None and not (math.isfinite(a.vtk_fps) and a.vtk_fps > 0):
@@ -187,14 +192,10 @@ def _run(a) -> int:
             def writer(out=out, model=scene.model, all_spheres=a.vtk_all_spheres):  # made once the folder is locked
                 return VtkWriter(out, model, all_spheres=all_spheres)
 
-            rec_dt = record_dt or scene.record_dt
+            rec_dt = opts.record_dt or scene.record_dt
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
             frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
-        result = run_scene(scene, t_end=t_end, dt=dt, out_dir=out, record_dt=record_dt, force=a.force,
-                           progress=not a.no_progress and sys.stderr.isatty(),
-                           implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
-                           frame_dt=frame_dt, frame_writer=writer, checkpoint_every=ckpt_every, stop_on=stop_on,
-                           parallel=True if a.parallel else None)
+        result = run_scene(scene, opts.replace(out_dir=out, frame_dt=frame_dt), frame_writer=writer)
     except ValueError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 2
@@ -215,7 +216,7 @@ def _run(a) -> int:
     return 0
 
 
-def _run_batch(a, module, common, dt, t_end, record_dt, ckpt_every, stop_on) -> int:
+def _run_batch(a, module, common, opts: RunOptions) -> int:
     """``dem run SCENE --vary KEY=V1,V2,... [--worlds N]``: a batch of worlds (dem.run.worlds)."""
     from ..device import runtime
     from ..run.driver import RunInterrupted, RunOutputError
@@ -237,10 +238,7 @@ def _run_batch(a, module, common, dt, t_end, record_dt, ckpt_every, stop_on) -> 
     try:
         with allow_large(a.force):
             worlds = build_worlds(module, overrides, common=common)
-        results = run_worlds(worlds, out_dir=out, t_end=t_end, dt=dt, record_dt=record_dt, force=a.force,
-                             progress=not a.no_progress and sys.stderr.isatty(),
-                             implicit_damping=not a.explicit_damping, plots=not a.no_plots, sleep=not a.no_sleep,
-                             checkpoint_every=ckpt_every, stop_on=stop_on, parallel=True if a.parallel else None)
+        results = run_worlds(worlds, options=opts.replace(out_dir=out))
     except RunOutputError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 1
@@ -293,7 +291,7 @@ def summary_line(s: dict, out) -> str:
             f"({s['steps_per_s'] or 0:.3g} steps/s); output in {out}")
 
 
-def _resume(a, t_end, ckpt_every, stop_on) -> int:
+def _resume(a, asked: RunOptions) -> int:
     """``dem run --resume DIR [--t-end T]``: rebuild the scene the checkpoint names and go on."""
     from ..device import runtime
     from ..run.checkpoint import load
@@ -316,16 +314,19 @@ def _resume(a, t_end, ckpt_every, stop_on) -> int:
         raise ValueError(f"--resume: the scene file of the checkpoint ({source}) is gone")
     runtime.init(run["arch"], run["precision"], threads=a.threads)
     out = Path(a.resume)
+    # Δt, the record interval, damping and sleep come from the checkpoint (Run reads them there)
+    opts = RunOptions(t_end=asked.t_end, out_dir=out, progress=asked.progress, plots=asked.plots,
+                      parallel=run.get("parallel"),
+                      checkpoint_every=asked.checkpoint_every if asked.checkpoint_every is not None
+                      else run["checkpoint_every"],
+                      stop_on=asked.stop_on if asked.stop_on is not None else run["stop_on"])
     if ck.meta.get("worlds"):  # a batch of worlds: rebuild each, go on together
 
         worlds = ck.meta["worlds"]
         with allow_large(True):
             scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
         batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
-        results = run_worlds(batch, out_dir=out, t_end=t_end, progress=not a.no_progress and sys.stderr.isatty(),
-                             plots=not a.no_plots, parallel=run.get("parallel"), resume=ck, check_memory=False,
-                             checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
-                             stop_on=stop_on if stop_on is not None else run["stop_on"])
+        results = run_worlds(batch, options=opts, resume=ck, check_memory=False)
         _report_batch(results, out)
         return 0
     with allow_large(True):  # it was built before
@@ -338,11 +339,7 @@ def _resume(a, t_end, ckpt_every, stop_on) -> int:
             return VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
                              keep_times=ck.meta["driver"]["frame_times"])
 
-    result = run_scene(scene, t_end=t_end, out_dir=out, progress=not a.no_progress and sys.stderr.isatty(),
-                       plots=not a.no_plots, frame_dt=run["frame_dt"], frame_writer=writer,
-                       checkpoint_every=ckpt_every if ckpt_every is not None else run["checkpoint_every"],
-                       stop_on=stop_on if stop_on is not None else run["stop_on"], resume=ck,
-                       parallel=run.get("parallel"))
+    result = run_scene(scene, opts.replace(frame_dt=run["frame_dt"]), frame_writer=writer, resume=ck)
     _report(result.summary, result.out_dir)
     return 0
 

@@ -50,10 +50,11 @@ from ..physics.simulation import Simulation
 from ..scenes.scene import Scene
 from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_matches, code_version, model_hash, run_arrays
 from .checkpoint import save as save_checkpoint
-from .events import KINDS, EventDetector, EventSpec
+from .events import EventDetector, EventSpec
 from .instability import ENERGY_WARNING, RoundoffBound, diagnose
 from .interrupts import SignalFlag
 from .lock import FolderLock
+from .options import RunOptions, positive_seconds
 from .preflight import check_disk_room, check_times, estimate_output_bytes, prepare_out_dir
 from .probes import ForceProfile, ProbeContext
 
@@ -139,13 +140,12 @@ def _energy_scale(cols: dict, previous: float) -> np.ndarray:
     return np.maximum.accumulate(np.maximum(np.nan_to_num(s, nan=previous), previous))
 
 
-def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Path | str | None = None,
-              record_dt: float | None = None, force: bool = False, progress: bool = True,
-              implicit_damping: bool = True, plots: bool = True, sleep: bool = True, frame_dt: float | None = None,
-              frame_writer=None, checkpoint_every: float | None = None, stop_on=None,
-              resume: Checkpoint | None = None, handle_signals: bool | None = None,
-              parallel: bool | None = None) -> RunResult:
-    """Run a scene and write its output folder (if ``out_dir``). See the module docstring.
+def run_scene(scene: Scene, options: RunOptions | None = None, *, frame_writer=None,
+              resume: Checkpoint | None = None, **settings) -> RunResult:
+    """Run a scene and write its output folder (if ``options.out_dir``). See the module docstring.
+
+    ``options``: a :class:`~dem.run.options.RunOptions`; ``settings``: any of its fields as keywords, put
+    over it (``run_scene(scene, t_end=2.0, out_dir="runs/x")``).
 
     Frames: with ``frame_writer`` (an object with ``write(frame)`` and ``close()``, see dem.output.snapshot.Frame,
     or a function returning one, called once the output folder is locked) and ``frame_dt`` [s], a snapshot
@@ -157,7 +157,7 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
     on from; Δt, the record interval, damping and sleep then come from it, and ``t_end`` (default: the
     checkpointed run's) may extend the run.
 
-    Events: ``stop_on`` (kinds from dem.run.events.KINDS; None: the scene's choice) end the run when found.
+    Events: ``stop_on`` (kinds from dem.run.event_kinds.KINDS; None: the scene's choice) end the run when found.
     Signals: with ``handle_signals`` (default: when writing an output folder) SIGINT and SIGTERM end the
     run after the current chunk, raising RunInterrupted once everything is written. ``parallel``: the
     Simulation's launch path (default: the backend's, dem.physics.simulation).
@@ -165,10 +165,7 @@ def run_scene(scene: Scene, *, t_end: float | None = None, dt=None, out_dir: Pat
     Raises SimulationUnstable (the run stopped on an instability), RunInterrupted, RunOutputError (an output
     file could not be written), ValueError (bad input, before any step).
     """
-    return Run([scene], t_end=t_end, dt=dt, out_dir=out_dir, record_dt=record_dt, force=force, progress=progress,
-               implicit_damping=implicit_damping, plots=plots, sleep=sleep, frame_dt=frame_dt,
-               frame_writers=[frame_writer], checkpoint_every=checkpoint_every, stop_on=stop_on, resume=resume,
-               handle_signals=handle_signals, parallel=parallel).run()[0]
+    return Run([scene], RunOptions.of(options, **settings), frame_writers=[frame_writer], resume=resume).run()[0]
 
 
 class _World:
@@ -265,39 +262,32 @@ class _World:
 class Run:
     """One call of :func:`run_scene` or :func:`dem.run.worlds.run_worlds`: settings, then :meth:`run`.
 
-    ``scenes``: one per world. ``out_dir``: the output folder; with several worlds (``batch``, the default
-    when there are several) each world writes into ``out_dir/<world_names[k]>`` and the batch's lock and
+    ``scenes``: one per world. ``options``: the run's settings (:class:`~dem.run.options.RunOptions`; None:
+    the defaults). ``options.out_dir``: the output folder; with several worlds (``batch``, the default when
+    there are several) each world writes into ``out_dir/<world_names[k]>`` and the batch's lock and
     checkpoint stay in ``out_dir``. ``frame_writers``: one (or None) per world.
     """
 
-    def __init__(self, scenes: list[Scene], *, t_end=None, dt=None, out_dir=None, record_dt=None, force=False,
-                 progress=True, implicit_damping=True, plots=True, sleep=True, frame_dt=None, frame_writers=None,
-                 checkpoint_every=None, stop_on=None, resume: Checkpoint | None = None, handle_signals=None,
-                 parallel=None, batch: bool | None = None, world_names: list[str] | None = None):
+    def __init__(self, scenes: list[Scene], options: RunOptions | None = None, *, frame_writers=None,
+                 resume: Checkpoint | None = None, batch: bool | None = None, world_names: list[str] | None = None):
         if not scenes:
             raise ValueError("a run needs at least one scene")
+        opts = self.options = options if options is not None else RunOptions()
+        t_end, dt, record_dt, implicit_damping, sleep = opts.t_end, opts.dt, opts.record_dt, opts.implicit_damping, \
+            opts.sleep
+        checkpoint_every, stop_on, frame_dt = opts.checkpoint_every, opts.stop_on, opts.frame_dt
         self.scenes, self.resume = list(scenes), resume
         self.batch = len(scenes) > 1 if batch is None else bool(batch)
-        self.progress, self.plots, self.parallel = progress, plots, parallel
+        self.progress, self.plots, self.parallel = opts.progress, opts.plots, opts.parallel
         if resume is not None:
             run = resume.meta["run"]
             dt, implicit_damping, sleep = run["dt"], run["implicit_damping"], run["sleep"]
             record_dt = run["record_every"] * run["dt"]
             t_end = run["t_end_requested"] if t_end is None else t_end
-        t_end = _common(scenes, "t_end", t_end)
-        try:
-            t_end = float(t_end)
-        except (TypeError, ValueError):
-            raise ValueError(f"t_end must be a number of seconds > 0, got {t_end!r}") from None
-        if not (math.isfinite(t_end) and t_end > 0):
-            raise ValueError(f"t_end must be > 0 [s], got {t_end}")
-        record_dt = float(_common(scenes, "record_dt", record_dt))
-        if not (math.isfinite(record_dt) and record_dt > 0):
-            raise ValueError(f"record_dt must be > 0 [s], got {record_dt}")
-        if checkpoint_every is not None and not (math.isfinite(checkpoint_every) and checkpoint_every > 0):
-            raise ValueError(f"--checkpoint-every must be a number of simulated seconds > 0, got {checkpoint_every}")
+        t_end = positive_seconds("t_end", _common(scenes, "t_end", t_end))
+        record_dt = positive_seconds("record_dt", _common(scenes, "record_dt", record_dt))
         dt = _common(scenes, "dt", dt) if not isinstance(dt, str) else dt
-        chosen = [choose_timestep(s, dt, force=force or resume is not None, implicit_damping=implicit_damping)
+        chosen = [choose_timestep(s, dt, force=opts.force or resume is not None, implicit_damping=implicit_damping)
                   for s in scenes]
         self.dt = min(d for d, _e in chosen)  # 'auto': the smallest world's
         check_times(t_end, self.dt, record_dt)
@@ -310,11 +300,7 @@ class Run:
             if step >= self.n_total:
                 raise ValueError(f"--t-end: the run in {resume.path.parent if resume.path else '?'} has reached "
                                  f"t = {step * self.dt:.6g} s; give a --t-end beyond it to extend the run")
-        if stop_on is not None:
-            bad = [k for k in stop_on if k not in KINDS]
-            if bad:
-                raise ValueError(f"--stop-on takes event kinds from {', '.join(KINDS)}, got {', '.join(bad)}")
-        self.out = Path(out_dir) if out_dir is not None else None
+        self.out = opts.out_dir
         names = world_names or [f"world_{k:03d}" for k in range(len(scenes))]
         writers = list(frame_writers or [None] * len(scenes))
         self.worlds = []
@@ -338,7 +324,7 @@ class Run:
             # frames fall on record steps, so each frame has its row in history.csv
             every = self.record_every
             self.frame_every = every * max(1, int(round((frame_dt or record_dt) / (self.dt * every))))
-        self.handle_signals = self.out is not None if handle_signals is None else bool(handle_signals)
+        self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
         self.lock = None
 
     # ------------------------------------------------------------------------------------------ driver

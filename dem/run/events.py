@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..physics.recording import C_KT, C_OMEGA, C_POS, C_QUAT, C_VEL
+from .event_kinds import KINDS
 
-KINDS = ("overturn", "left_domain", "sliding")
 MAX_SLIDES_LISTED = 100  # sliding intervals listed per body in summary.json (the count is always given)
 
 

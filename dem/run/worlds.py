@@ -31,6 +31,7 @@ import numpy as np
 from ..model.sizing import _size, available_memory
 from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
+from .options import RunOptions
 from .response import default_overturn_angle, dem_response, empty_response
 
 WORLDS_TABLE = "worlds.csv"
@@ -131,18 +132,17 @@ def _describe(ov: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in ov.items())
 
 
-def run_worlds(worlds, overrides: list[dict] | None = None, *, out_dir: Path | str | None = None,
-               t_end: float | None = None, dt=None, record_dt: float | None = None, force: bool = False,
-               progress: bool = True, implicit_damping: bool = True, plots: bool = True, sleep: bool = True,
-               checkpoint_every: float | None = None, stop_on=None, parallel: bool | None = None,
-               handle_signals: bool | None = None, resume=None, check_memory: bool = True):
+def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions | None = None, *, resume=None,
+               check_memory: bool = True, **settings):
     """Run a batch of worlds (:class:`Worlds`, or a scene and ``overrides`` for :func:`build_worlds`) and,
-    with ``out_dir``, write one folder per world (the files of ``dem run``) and ``worlds.csv`` (one row per
+    with ``options.out_dir``, write one folder per world (the files of ``dem run``) and ``worlds.csv`` (one row per
     world: its parameters, status, peak |θ|/α, overturning, residual tilt, slip, uplift, energy error).
 
     The worlds share Δt, the record interval and the duration (their scenes' own, which must agree, or the
     ones given). Returns the list of dem.run.RunResult, one per world; a world's ``summary["status"]`` says
-    how it ended (``ok``, ``stopped``, ``unstable``). Other arguments as :func:`dem.run_scene`."""
+    how it ended (``ok``, ``stopped``, ``unstable``). ``options`` and ``settings``: the run's settings, as for
+    :func:`dem.run_scene` (:class:`~dem.run.options.RunOptions`, or its fields as keywords); ``frame_dt`` is
+    for single runs."""
     from ..device import runtime
     from .driver import Run
 
@@ -150,12 +150,10 @@ def run_worlds(worlds, overrides: list[dict] | None = None, *, out_dir: Path | s
         worlds = build_worlds(worlds, overrides)
     if check_memory:
         check_device_memory(worlds.models, runtime.arch())
-    results = Run(worlds.scenes, t_end=t_end, dt=dt, out_dir=out_dir, record_dt=record_dt, force=force,
-                  progress=progress, implicit_damping=implicit_damping, plots=plots, sleep=sleep,
-                  checkpoint_every=checkpoint_every, stop_on=stop_on, resume=resume, handle_signals=handle_signals,
-                  parallel=parallel, batch=True, world_names=worlds.names).run()
-    if out_dir is not None:
-        write_world_table(Path(out_dir) / WORLDS_TABLE, worlds, results)
+    opts = RunOptions.of(options, **settings)
+    results = Run(worlds.scenes, opts, resume=resume, batch=True, world_names=worlds.names).run()
+    if opts.out_dir is not None:
+        write_world_table(opts.out_dir / WORLDS_TABLE, worlds, results)
     return results
 
 

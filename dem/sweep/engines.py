@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..run.options import RunOptions
 from ..run.response import default_overturn_angle, dem_response, empty_response, rigid_response
 from ..scenes.scene import build_scene, load_scene_module, resolve_params
 from ..scenes.tools import RECORD_PARAMS, base_signal, shaking_direction
@@ -137,7 +138,7 @@ def _dem_batch(batch: Batch) -> list[dict]:
     for members in groups.values():
         t0 = time.perf_counter()
         try:
-            results = Run([m[1] for m in members], progress=False, plots=False, handle_signals=False,
+            results = Run([m[1] for m in members], RunOptions(progress=False, plots=False, handle_signals=False),
                           batch=True, world_names=[m[0] for m in members]).run()
         except (ValueError, ArithmeticError) as e:
             for case_id, _scene, build_s in members:

@@ -3,6 +3,7 @@ the intermediate principal axis is unstable (it flips: the tennis-racket / Dzhan
 
 import numpy as np
 
+from dem.model.model import quat_to_matrix
 from dem.physics.recording import C_OMEGA, C_QUAT
 
 
@@ -23,7 +24,7 @@ def _spin(dem, dt, t_end=10.0):
     rows = sim.advance(int(round(t_end / dt)))
     w = sim.layout.clump(rows, 0, C_OMEGA)
     q = sim.layout.clump(rows, 0, C_QUAT, 4)
-    rot = np.stack([dem.model.quat_to_matrix(x) for x in q])
+    rot = np.stack([quat_to_matrix(x) for x in q])
     iw = np.einsum("nij,jk,nlk->nil", rot, sim.model.inertia[0], rot)
     ang_mom = np.einsum("nij,nj->ni", iw, w)
     energy = 0.5 * np.einsum("ni,ni->n", w, ang_mom)
