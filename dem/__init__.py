@@ -26,7 +26,9 @@ _os.environ.setdefault("ENABLE_QUADRANTS_HEADER_PRINT", "False")
 
 from .model.box_clump import box_clump  # noqa: E402  (after the environment default above)
 from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
+from .model.drum_clump import drum_clump  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
+from .model.prism_clump import prism_clump  # noqa: E402
 from .model.walls import WallMotion  # noqa: E402
 from .run.options import RunOptions  # noqa: E402
 from .scenes.scene import Param, Scene, build_scene  # noqa: E402
@@ -60,5 +62,6 @@ from .version import __version__ as __version__  # noqa: E402
 __all__ = [
     "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunOptions", "RunResult",
     "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "box_clump", "build_scene", "build_worlds",
-    "estimate_critical_timestep", "init", "run_scene", "run_worlds", "single_sphere", "spheres",
+    "drum_clump", "estimate_critical_timestep", "init", "prism_clump", "run_scene", "run_worlds", "single_sphere",
+    "spheres",
 ]

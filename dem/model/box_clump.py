@@ -39,47 +39,28 @@ Itiola & El Shamy 2024, Table 2 reports 132,231 without the zone sizes.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .clump import Box, ClumpTemplate
+from .lattice import ZONE_BASE, ZONE_CORE, ZONE_TOP, TemplateCache, axis_points, layer_heights, on_hull
 from .sizing import check_box
 
-ZONE_BASE, ZONE_CORE, ZONE_TOP = 0, 1, 2
+__all__ = ["EDGES", "ZONE_BASE", "ZONE_CORE", "ZONE_TOP", "box_clump"]
 EDGES = ("true", "rounded")
 """Edge layouts of :func:`box_clump` (module docstring)."""
-
-
-def _axis(length: float, radius: float, spacing: float, *, centred: bool, step: float | None = None) -> np.ndarray:
-    """Symmetric centres along one side of `length` [m]: from −L/2+R to L/2−R (tangent to the faces) or
-    from −L/2 to L/2 (``centred`` on them), with the largest spacing ≤ `spacing` that fills the span evenly,
-    or exactly `step` [m] (the span must then be a whole number of steps)."""
-    span = length if centred else length - 2.0 * radius
-    if span < -1e-12:
-        raise ValueError(f"sphere radius {radius} m does not fit in a length of {length} m")
-    if step is not None:
-        n = span / step
-        if abs(n - round(n)) > 1e-6 * max(n, 1.0):
-            raise ValueError(f"zone_step={step} m must divide the lattice span {span} m into whole steps")
-        n = int(round(n)) + 1
-    else:
-        n = max(1, math.ceil(span / spacing - 1e-9) + 1) if span > 1e-12 else 1
-    return np.linspace(-span / 2, span / 2, n) if n > 1 else np.zeros(1)
 
 
 def _zone(w: float, t: float, z_lo: float, z_hi: float, radius: float, ratio: float, centred: bool,
           step: tuple[float | None, float | None]) -> np.ndarray:
     s = ratio * 2.0 * radius
-    xs = _axis(w, radius, s, centred=centred, step=step[0])
-    ys = _axis(t, radius, s, centred=centred, step=step[1])
-    zs = _axis(z_hi - z_lo, radius, s, centred=False) + 0.5 * (z_lo + z_hi)
+    xs = axis_points(w, radius, s, centred=centred, step=step[0])
+    ys = axis_points(t, radius, s, centred=centred, step=step[1])
+    zs = layer_heights(z_lo, z_hi, radius, s)
     g = np.stack(np.meshgrid(xs, ys, zs, indexing="ij"), axis=-1)
     return g.reshape(-1, 3)
 
 
-_CACHE: dict = {}
-_CACHE_SIZE = 16  # templates kept: a batch of worlds builds the same scene many times
+_CACHE = TemplateCache(16)  # templates kept: a batch of worlds builds the same scene many times
 
 
 def box_clump(width: float, height: float, thickness: float, *, r_core: float, r_base: float | None = None,
@@ -91,21 +72,9 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
     146,000-sphere block once, not 1,000 times."""
     key = (width, height, thickness, r_core, r_base, r_top, base_zone, top_zone, spacing_ratio, edges,
            None if zone_step is None else tuple(zone_step))
-    try:
-        hit = _CACHE.get(key)
-    except TypeError:  # unhashable arguments: _build says what is wrong with them
-        key, hit = None, None
-    if hit is not None:
-        return hit
-    tpl = _build(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
-                 top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges, zone_step=zone_step)
-    for a in (tpl.centers, tpl.radii, tpl.hull, tpl.zone):
-        a.flags.writeable = False
-    if key is not None:
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = tpl
-    return tpl
+    return _CACHE.get(key, lambda: _build(
+        width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
+        top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges, zone_step=zone_step))
 
 
 def _build(width: float, height: float, thickness: float, *, r_core: float, r_base: float | None = None,
@@ -192,5 +161,5 @@ def _build(width: float, height: float, thickness: float, *, r_core: float, r_ba
     gap = half - np.abs(centers)
     if centred:
         gap[:, :2] += r[:, None]
-    hull = np.min(gap, axis=1) < r + spacing_ratio * r + 1e-9
+    hull = on_hull(np.min(gap, axis=1), r, spacing_ratio)
     return ClumpTemplate(centers, r, hull, Box((width, thickness, height)), zone)

@@ -5,6 +5,7 @@ mass properties computed from the spheres (Itiola & El Shamy 2024, Eq. 13–16) 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -37,6 +38,16 @@ class Box:
         return MassProperties(float(mass), np.zeros(3), inertia)
 
 
+class Solid(Protocol):
+    """What a template's solid gives: its volume [m³] and its mass properties for a mass [kg] of uniform
+    density (Box here; Prism, Frustum and Composite in dem.model.solids)."""
+
+    @property
+    def volume(self) -> float: ...
+
+    def mass_properties(self, mass: float) -> MassProperties: ...
+
+
 @dataclass(frozen=True)
 class ClumpTemplate:
     """Spheres of a rigid body in its template frame.
@@ -46,13 +57,14 @@ class ClumpTemplate:
         radii: sphere radii [m], shape (n,).
         hull: True for spheres that can touch the outside and enter contact detection, shape (n,).
         solid: the solid the spheres stand for (for mass from the solid), or None.
-        zone: small integer label per sphere (box builder: 0 base, 1 core, 2 top), shape (n,).
+        zone: small integer label per sphere (dem.model.lattice: 0 base, 1 core, 2 top, 3 + k joint face k of
+            a prism), shape (n,).
     """
 
     centers: np.ndarray
     radii: np.ndarray
     hull: np.ndarray
-    solid: Box | None = None
+    solid: Solid | None = None
     zone: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self):
@@ -123,7 +135,7 @@ def single_sphere(radius: float) -> ClumpTemplate:
     return ClumpTemplate(np.zeros((1, 3)), np.array([radius]), np.array([True]))
 
 
-def spheres(centers, radii, *, hull=None, solid: Box | None = None) -> ClumpTemplate:
+def spheres(centers, radii, *, hull=None, solid: Solid | None = None) -> ClumpTemplate:
     """A clump from explicit spheres; every sphere is on the hull unless a mask is given."""
     centers = np.asarray(centers, dtype=float).reshape(-1, 3)
     radii = np.broadcast_to(np.asarray(radii, dtype=float), (centers.shape[0],))

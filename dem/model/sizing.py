@@ -41,7 +41,7 @@ def allow_large(allowed: bool = True):
 
 def _axis_count(length: float, radius: float, spacing: float, centred: bool = False,
                 step: float | None = None) -> float:
-    """Spheres along one axis, as dem.model.box_clump._axis places them (a float: counts can exceed 2⁶³)."""
+    """Spheres along one axis, as dem.model.lattice.axis_points places them (a float: counts can exceed 2⁶³)."""
     span = length if centred else length - 2.0 * radius
     if span <= 1e-12:
         return 1.0
