@@ -14,11 +14,12 @@ import json
 import math
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
-# temporary names of this package's atomic writes: '.NAME.XXXX.tmp' (here and dem.output.vtu) and
+# temporary names of this package's atomic writes: '.NAME.XXXX.tmp' (atomic_path) and
 # '.NAME.tmp.png' (dem.output.plots); a run stopped by SIGKILL or a power cut can leave one behind
 TEMP_PATTERNS = (".*.tmp", ".*.tmp.png")
 
@@ -34,22 +35,37 @@ def _file_mode() -> int:
     return 0o666 & ~mask
 
 
-def atomic_write(path: Path, write) -> None:
-    """Call write(fh) on a temporary file beside `path` (binary), then move it over `path`."""
+@contextmanager
+def atomic_path(path: Path, *, durable: bool = True):
+    """A temporary path beside `path` to write to (by name, for writers that take a path), moved over `path`
+    when the block ends without an exception, removed otherwise. ``durable``: fsync before the move, so the
+    file survives a power cut too (milliseconds per file; os.replace alone already makes the file appear
+    whole or not at all when the process stops, which is what frames need)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fchmod(fh.fileno(), _file_mode())
-            os.fsync(fh.fileno())
+        yield Path(tmp)
+        os.chmod(tmp, _file_mode())
+        if durable:
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def atomic_write(path: Path, write, *, durable: bool = True) -> None:
+    """Call write(fh) on a temporary file beside `path` (binary), then move it over `path` (:func:`atomic_path`:
+    the one way this package replaces a file)."""
+    with atomic_path(path, durable=durable) as tmp, open(tmp, "wb") as fh:
+        write(fh)
 
 
 def write_bytes(path: Path, data: bytes) -> None:

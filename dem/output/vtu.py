@@ -1,5 +1,5 @@
 """VTK XML files at the cost of a memory copy: a meshio.Mesh as an unstructured grid (.vtu) with its
-arrays in one raw appended block, ParaView collections (.pvd), and atomic file replacement.
+arrays in one raw appended block, and ParaView collections (.pvd).
 
 Why not meshio.write: meshio 5.3 writes arrays inline, base64-encoded and (by default) zlib-compressed,
 through an element tree: ~15-20 ms for a frame of 4,400 spheres, ~75 ms for 17,700, which alone would
@@ -14,7 +14,6 @@ an 8-byte little-endian byte count followed by its bytes (native little-endian, 
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -27,25 +26,9 @@ VTU_TYPES = {np.dtype(np.float64): "Float64", np.dtype(np.float32): "Float32", n
              np.dtype(np.int32): "Int32", np.dtype(np.uint8): "UInt8"}
 
 
-def atomic_write(path: Path, write) -> None:
-    """``write(tmp_path)``, then move tmp_path over `path` (same folder, so the move is atomic).
-
-    No fsync: os.replace already makes the file appear whole or not at all if the process stops; fsync
-    adds only power-failure durability, at milliseconds per file.
-    """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def write_vtu(path: Path | str, mesh: meshio.Mesh) -> None:
     """Write `mesh` (one cell block of a type in VTK_CELL_TYPES; point and cell data of VTU_TYPES dtypes,
-    1 or 2 dimensions) as a .vtu file with raw appended data. Not atomic: see :func:`atomic_write`."""
+    1 or 2 dimensions) as a .vtu file with raw appended data. Not atomic: see dem.output.files.atomic_path."""
     if sys.byteorder != "little":  # the header says LittleEndian; arrays go out as they are in memory
         raise NotImplementedError("write_vtu writes little-endian files from a little-endian machine only")
     if len(mesh.cells) != 1 or mesh.cells[0].type not in VTK_CELL_TYPES:
