@@ -11,7 +11,7 @@ import pytest
 
 from validation.rocking import MotionState, free_rocking
 from validation.rocking import closed_form as cf
-from validation.rocking.solver import CHATTER_WINDOW
+from validation.rocking.transitions import CHATTER_WINDOW
 
 WIDTH, HEIGHT = 2 * 0.6 * math.sin(math.radians(20)), 2 * 0.6 * math.cos(math.radians(20))
 ALPHA = cf.slenderness(WIDTH, HEIGHT)

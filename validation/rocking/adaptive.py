@@ -17,7 +17,7 @@ from scipy.integrate import solve_ivp
 from validation.rocking.block import RockingBlock
 from validation.rocking.equations import angular_acceleration
 from validation.rocking.result import MotionState, RockingResult
-from validation.rocking.solver import chatter_settles, uplift_time
+from validation.rocking.transitions import chatter_settles, uplift_time
 
 CHATTER_INTERVAL = 1e-12
 """An impact this soon [s] after the previous one (relative to max(1, t)) is chattering: rest."""

@@ -27,13 +27,12 @@ from validation.rocking.impact_time import (
 from validation.rocking.result import MotionState
 from validation.rocking.runge_kutta import TABLEAUS, rk_step
 from validation.rocking.solver import (
-    CHATTER_WINDOW,
     MAX_BOUNCES_PER_STEP,
     REST_OMEGA_FRACTION,
     ROUNDING_ANGLE,
-    chatter_settles,
     check_common,
 )
+from validation.rocking.transitions import CHATTER_WINDOW, chatter_settles
 
 _REST, _ROCKING, _OVERTURNED = int(MotionState.REST), int(MotionState.ROCKING), int(MotionState.OVERTURNED)
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 
 from validation.rocking._checks import choice, finite, in_range, positive
+from validation.rocking.adaptive import solve_adaptive
 from validation.rocking.block import RockingBlock
 from validation.rocking.equations import angular_acceleration
 from validation.rocking.impact_time import (
@@ -40,6 +40,7 @@ from validation.rocking.impact_time import (
 from validation.rocking.result import MotionState, RockingResult
 from validation.rocking.runge_kutta import TABLEAUS, rk_step
 from validation.rocking.signals import AccelLike, as_acceleration
+from validation.rocking.transitions import CHATTER_WINDOW, chatter_settles, uplift_time
 
 METHODS = ("time_transform", "rk2", "rk3", "rk4", "adaptive")
 """Values of `method`."""
@@ -52,13 +53,6 @@ ROUNDING_ANGLE = 1e-15
 """A step must take θ this far [rad] past 0 to count as a crossing. Right after uplift θ̈ = 0 (|ü_g| =
 g tan α exactly), and a low-order first step can leave θ at ±1e-21 rad with the sign of a rounding
 error; that is not an impact."""
-
-CHATTER_WINDOW = 0.1
-"""A chattering block (ü_g pushing it back to θ = 0 on both sides) is put to rest once its remaining
-impacts would accumulate within CHATTER_WINDOW/p [s] (checked at every impact, whatever the method or
-step; and, for a bounce that returns within one step, also once they fit in that step). Such bounces are
-tiny: a sequence lasting T under a deceleration θ̈ <= 2 p² sin α starts at |θ̇| <= T θ̈ (1 − e)/2, so its
-amplitude is below T² θ̈ (1 − e)²/8 <= 0.0025 (1 − e)² α for T = 0.1/p (1e-4 α at e = 0.8)."""
 
 MAX_BOUNCES_PER_STEP = 200
 """Guard against an endless impact sequence inside one step (e ≈ 1 with a vanishing bounce time);
@@ -116,8 +110,6 @@ def solve(
     acc = as_acceleration(accel, accel_dt=accel_dt)
     w_rest = REST_OMEGA_FRACTION * block.p * block.alpha if rest_omega is None else rest_omega
     if method == "adaptive":
-        from validation.rocking.adaptive import solve_adaptive
-
         return solve_adaptive(block, acc, n, dt, theta0, omega0, linear, over, w_rest, rtol, atol)
     tab = TABLEAUS[order] if method == "time_transform" else TABLEAUS[int(method[2])]
     return _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, method != "time_transform")
@@ -224,27 +216,3 @@ def _vector_rate(rate):
         return tuple(np.array([float(c)]) for c in rate(tuple(float(np.ravel(c)[0]) for c in y)))
 
     return f
-
-
-def uplift_time(acc, thr: float, t0: float, t1: float, a0: float, a1: float) -> float:
-    """First t [s] in (t0, t1] with |ü_g(t)| = thr [m/s²], given |a0| <= thr < |a1| at the ends.
-
-    The root of the linear interpolant first (exact for sampled records, and the same arithmetic as
-    the batched solver), Brent's method when ü_g is not linear on the step.
-    """
-    target = math.copysign(thr, a1)
-    t_lin = t0 + (t1 - t0) * (target - a0) / (a1 - a0)
-    if abs(abs(float(acc(t_lin))) - thr) <= 1e-13 * thr:
-        return t_lin
-    return brentq(lambda s: abs(float(acc(s))) - thr, t0, t1, xtol=1e-14, rtol=1e-15)
-
-
-def chatter_settles(block: RockingBlock, linear: bool, accel, side, speed):
-    """True where a block leaving θ = 0 on `side` (±1) at |θ̇| = speed [rad/s] under ü_g = accel [m/s²]
-    is chattering — |ü_g| <= g tan α pushes it back to θ = 0 on both sides — and its impacts would
-    accumulate within CHATTER_WINDOW/p (impact_time.chatter_duration). Floats or arrays."""
-    kw = {"p": block.p, "alpha": block.alpha, "g": block.g, "linear": linear}
-    here = np.abs(angular_acceleration(0.0, side, accel, **kw))
-    other = np.abs(angular_acceleration(0.0, -side, accel, **kw))
-    t_acc = chatter_duration(speed, here, other, block.restitution)
-    return (np.abs(accel) <= block.uplift_acceleration) & (t_acc <= CHATTER_WINDOW / block.p)
