@@ -3,8 +3,8 @@ entasis) packed with spheres graded as dem.model.box_clump packs a box, and edge
 its own faces and pivots on its own rim.
 
 Template frame: the axis along z, the origin on it at mid-height; the bottom face at z = −H/2 has radius
-R, the top face at z = +H/2 radius R_t. Joint zones ``zone`` [m] deep of small spheres (r_joint) under
-both faces, large spheres (r_core) in the core (Itiola & El Shamy 2024, §3; centres spaced
+R, the top face at z = +H/2 radius R_t. Joint zones ``zone`` and ``top_zone`` [m] deep of small spheres
+(r_joint) under the two faces, large spheres (r_core) in the core (Itiola & El Shamy 2024, §3; centres spaced
 ``spacing_ratio`` × the diameter, dem.model.lattice).
 
 Each layer of spheres at height z is a disc of the drum's radius ρ there: a ring of spheres centred on
@@ -53,7 +53,8 @@ _CACHE = TemplateCache(16)
 
 
 def drum_clump(radius: float, height: float, *, top_radius: float | None = None, r_core: float,
-               r_joint: float | None = None, zone: float = 0.0, spacing_ratio: float = 0.75) -> ClumpTemplate:
+               r_joint: float | None = None, zone: float = 0.0, top_zone: float | None = None,
+               spacing_ratio: float = 0.75) -> ClumpTemplate:
     """Graded, edge-true sphere packing of a drum (module docstring).
 
     Args:
@@ -62,13 +63,15 @@ def drum_clump(radius: float, height: float, *, top_radius: float | None = None,
         top_radius: radius of the top face [m] (default R: a cylinder).
         r_core: sphere radius in the core [m].
         r_joint: sphere radius in the joint zones under both faces [m] (default r_core).
-        zone: depth of each joint zone [m] (0: none; else ≥ 2 r_joint and < H/2).
+        zone: depth of the joint zone under the bottom face [m] (0: none; else ≥ 2 r_joint).
+        top_zone: depth of the joint zone under the top face [m] (default ``zone``); the two < H together.
         spacing_ratio: centre spacing ÷ diameter, in (0, 1].
     The same arguments give the same template object (its arrays read-only), as box_clump's do.
     """
-    key = (radius, height, top_radius, r_core, r_joint, zone, spacing_ratio)
+    key = (radius, height, top_radius, r_core, r_joint, zone, top_zone, spacing_ratio)
     return _CACHE.get(key, lambda: _build(radius, height, top_radius=top_radius, r_core=r_core, r_joint=r_joint,
-                                          zone=zone, spacing_ratio=spacing_ratio))
+                                          zone=zone, top_zone=zone if top_zone is None else top_zone,
+                                          spacing_ratio=spacing_ratio))
 
 
 def disc(rho: float, radius: float, step: float) -> np.ndarray:
@@ -85,27 +88,30 @@ def disc(rho: float, radius: float, step: float) -> np.ndarray:
     return np.concatenate([ring, inner])
 
 
-def _build(radius, height, *, top_radius, r_core, r_joint, zone, spacing_ratio) -> ClumpTemplate:
+def _build(radius, height, *, top_radius, r_core, r_joint, zone, top_zone, spacing_ratio) -> ClumpTemplate:
     top_radius = radius if top_radius is None else top_radius
     r_joint = r_core if r_joint is None else r_joint
     check_positive(radius=radius, height=height, top_radius=top_radius, r_core=r_core, r_joint=r_joint)
     check_spacing_ratio(spacing_ratio)
     check_zone(zone, r_joint)
+    check_zone(top_zone, r_joint, "top_zone")
     for name, r in (("r_joint", r_joint), ("r_core", r_core)):
         if r > min(radius, top_radius):
             raise ValueError(f"radius and top_radius must be >= {name} = {r} m (a drum at least one sphere "
                              f"wide), got {radius} m and {top_radius} m")
-    if 2 * zone >= height:
-        raise ValueError(f"zone must be < height/2 = {height / 2} m (a joint zone under each face), got {zone} m")
+    if zone + top_zone >= height:
+        raise ValueError(f"zone + top_zone must be < height = {height} m (the joint zones leave a core), got "
+                         f"{zone} + {top_zone} m")
     h2 = height / 2.0
     s_j, s_c = spacing(r_joint, spacing_ratio), spacing(r_core, spacing_ratio)
     lo = max(-h2 + zone - r_core, -h2) if zone > 0 else -h2  # the core reaches r_core into the zones
-    hi = min(h2 - zone + r_core, h2) if zone > 0 else h2
-    _check_size(radius, top_radius, height, zone, r_joint, s_j, r_core, s_c, hi - lo)
+    hi = min(h2 - top_zone + r_core, h2) if top_zone > 0 else h2
+    _check_size(radius, top_radius, height, zone + top_zone, r_joint, s_j, r_core, s_c, hi - lo)
     layers = []  # (z [m], sphere radius [m], spacing [m], zone label)
     if zone > 0:
         layers += [(z, r_joint, s_j, ZONE_BASE) for z in layer_heights(-h2, -h2 + zone, r_joint, s_j)]
-        layers += [(z, r_joint, s_j, ZONE_TOP) for z in layer_heights(h2 - zone, h2, r_joint, s_j)]
+    if top_zone > 0:
+        layers += [(z, r_joint, s_j, ZONE_TOP) for z in layer_heights(h2 - top_zone, h2, r_joint, s_j)]
     if hi - lo >= 2 * r_core:
         layers += [(z, r_core, s_c, ZONE_CORE) for z in layer_heights(lo, hi, r_core, s_c)]
 
@@ -142,6 +148,6 @@ def _check_size(radius, top_radius, height, zone, r_joint, s_j, r_core, s_c, cor
     def per_layer(s: float) -> float:
         return (2 * rho / s + 2) ** 2 + 2 * math.pi * rho / s + 4
 
-    n = 2 * axis_count(zone, r_joint, s_j, centred=False) * per_layer(s_j) if zone > 0 else 0.0
+    n = 2 * axis_count(zone, r_joint, s_j, centred=False) * per_layer(s_j) if zone > 0 else 0.0  # a bound
     n += axis_count(max(core_height, 0.0), r_core, s_c, centred=False) * per_layer(s_c)
     check_sphere_count(n, f"a drum packing (radius {rho:g} m, height {height:g} m)")

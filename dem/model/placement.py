@@ -50,20 +50,19 @@ def resting_height(lower: np.ndarray, lower_r: np.ndarray, upper: np.ndarray, up
     z_lower + √((r_l + r_u)² − d²) − z_upper, with d their horizontal distance. Where lattices do not line
     up, the upper body rests on its best-aligned pairs (its interface is "corrugated", Itiola & El Shamy 2024, §5.4)."""
     reach = float(lower_r.max() + upper_r.max())
-    tree = cKDTree(lower[:, :2])
-    best = -np.inf
-    for k, nbrs in enumerate(tree.query_ball_point(upper[:, :2], reach)):
-        if not nbrs:
-            continue
-        nb = np.asarray(nbrs)
-        d2 = np.sum((lower[nb, :2] - upper[k, :2]) ** 2, axis=1)
-        s = (lower_r[nb] + upper_r[k]) ** 2 - d2
-        ok = s > 0
-        if ok.any():
-            best = max(best, float(np.max(lower[nb[ok], 2] + np.sqrt(s[ok]) - upper[k, 2])))
-    if not np.isfinite(best):
+    k, nb = _pairs_within(cKDTree(lower[:, :2]), upper[:, :2], reach)
+    d2 = np.sum((lower[nb, :2] - upper[k, :2]) ** 2, axis=1)
+    s = (lower_r[nb] + upper_r[k]) ** 2 - d2
+    ok = s > 0
+    if not ok.any():
         raise ValueError("the upper body does not lie above the lower one")
-    return best
+    return float(np.max(lower[nb[ok], 2] + np.sqrt(s[ok]) - upper[k[ok], 2]))
+
+
+def _pairs_within(tree, points: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays (k, j) of every point k and tree point j closer than `reach` [m] (in no particular order)."""
+    pairs = cKDTree(points).sparse_distance_matrix(tree, reach, output_type="ndarray")
+    return pairs["i"].astype(np.int64), pairs["j"].astype(np.int64)
 
 
 def world_hull(spec) -> tuple[np.ndarray, np.ndarray]:
@@ -85,15 +84,10 @@ def touching_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
     """Pairs (sphere of a, sphere of b) whose surfaces are closer than `gap` × the smaller radius (or overlap)."""
     if len(a) == 0 or len(b) == 0:
         return 0
-    tree = cKDTree(b)
     reach = float(ra.max() + rb.max()) * (1.0 + gap)
-    n = 0
-    for k, nbrs in enumerate(tree.query_ball_point(a, reach)):
-        if nbrs:
-            nb = np.asarray(nbrs)
-            d = np.linalg.norm(b[nb] - a[k], axis=1)
-            n += int(np.count_nonzero(d - ra[k] - rb[nb] <= gap * np.minimum(ra[k], rb[nb])))
-    return n
+    k, j = _pairs_within(cKDTree(b), a, reach)
+    d = np.linalg.norm(b[j] - a[k], axis=1)
+    return int(np.count_nonzero(d - ra[k] - rb[j] <= gap * np.minimum(ra[k], rb[j])))
 
 
 def _face(x: np.ndarray, r: np.ndarray, up: np.ndarray, *, top: bool) -> np.ndarray:

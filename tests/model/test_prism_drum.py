@@ -230,7 +230,7 @@ def test_bad_polygons_are_refused(poly, words):
     (lambda: drum_clump(0.3, -1.0, r_core=0.02), "height must be a finite number > 0"),
     (lambda: drum_clump(0.3, 0.3, top_radius=0.0, r_core=0.02), "top_radius must be a finite number > 0"),
     (lambda: drum_clump(0.01, 0.3, r_core=0.005, r_joint=0.015, zone=0.04), "radius and top_radius must be >= r_joint"),
-    (lambda: drum_clump(0.3, 0.3, r_core=0.04, r_joint=0.01, zone=0.15), r"zone must be < height/2"),
+    (lambda: drum_clump(0.3, 0.3, r_core=0.04, r_joint=0.01, zone=0.15), r"zone \+ top_zone must be < height"),
 ])
 def test_bad_dimensions_are_refused(call, words):
     with pytest.raises(ValueError, match=words):
