@@ -133,8 +133,9 @@ def build(p: dict) -> Scene:
     info = {"alpha_rad": alpha, "p_rad_s": p_freq, "weight_N": weight, "shear_modulus_Pa": granite.shear_modulus,
             "housner_restitution": 1.0 - 1.5 * math.sin(alpha) ** 2}
     # what a batch of worlds or a sweep reads about the rocking block (dem.run.worlds, dem.run.response)
+    # (the base is a wall that does not move: the block's slip is measured against a still ground)
     info["rocking_bodies"] = [rocking_body("theta_deg", "block", width=w, height=h, edge_radius=p["r_base"],
-                                           edges=p["edges"])]
+                                           edges=p["edges"], ground_disp=None)]
     # events: overturning past the tipping angle about the edge spheres (the base does not move), leaving
     # the base facet, sliding; the domain reaches a block height beyond the facet (a block that falls off
     # leaves it within about half a second)

@@ -57,6 +57,7 @@ from .lock import FolderLock
 from .options import RunOptions, positive_seconds
 from .preflight import check_disk_room, check_times, estimate_output_bytes, prepare_out_dir
 from .probes import ForceProfile, ProbeContext
+from .response import run_response
 
 HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of history.csv [s] (one world)
 CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints when no --checkpoint-every is given [s]
@@ -591,6 +592,8 @@ class Run:
         } | ({"world": w.index, "world_count": len(self.worlds)} if self.batch else {}) | scene.info
         if n:
             _describe_outputs(summary, history, scene)
+        summary["response"], why = run_response(history, scene.info, max_err, ev["events"])
+        reasons |= {f"response.{k}": v for k, v in why.items()}
         return summary, reasons
 
     def _finish(self, flag: SignalFlag) -> list[RunResult]:

@@ -6,13 +6,19 @@ Columns (both engines; NaN where an engine does not model the quantity):
 - ``overturned``, ``overturn_time_s``: |θ| reached the overturning angle θ_ov (below) at that time [s];
 - ``residual_theta_over_alpha`` [-]: θ/α at the end of the run (the body with the largest |θ|), NaN if
   overturned;
-- ``max_slip_m`` [m]: largest |horizontal slip| of a body's pivot over its base, before any overturning
-  (DEM only; the rigid model does not slide). Slip of the lower edge sphere's centre relative to the base,
-  less its rolling r θ on the edge (rolling without slip moves the centre by r θ: the sphere turns about
-  its contact point), so pure rocking on the rounded edge reads 0;
+- ``max_slip_m`` [m]: largest |horizontal slip| of a body's pivot over the ground it stands on, since the
+  start and before any overturning (DEM only; the rigid model does not slide). Slip of the lower edge
+  sphere's centre relative to the ground, less its rolling r θ on the edge (rolling without slip moves the
+  centre by r θ: the sphere turns about its contact point), so pure rocking on the rounded edge reads 0; a
+  body released tilted starts at 0 too. The ground is what the scene's ``rocking_body`` names
+  (dem.scenes.tools): a history column of its displacement (a shaking table's ``base_disp``), or a wall that
+  does not move;
 - ``max_uplift_m`` [m]: largest rise of the raised base edge, before any overturning (DEM: the upper edge
   sphere's centre; rigid: b sin|θ|, b the full width);
 - ``energy_error`` [-]: the DEM run's largest relative energy-balance error (NaN for rigid).
+
+A figure that cannot be measured is NaN, and :func:`run_response` says why (summary.json's ``response``
+and ``null_reasons``).
 
 The overturning angle θ_ov is the same in both engines: by default halfway between the tipping angle α
 and lying flat, (α + π/2)/2 (49.7° for the pier). Past α a free block falls; under shaking a large enough
@@ -61,10 +67,12 @@ def dem_response(history: dict, info: dict, overturn_angle: float, energy_error:
             first = min(first, int(hit[0]))
     overturned = first < t.size
     keep = slice(0, first if overturned else t.size)
-    base = np.asarray(history["base_disp"], float)[keep] if "base_disp" in history else None
     peak, slip, uplift = 0.0, 0.0, 0.0
     residual = 0.0
+    slip_known = True
     for b, th_all in zip(bodies, thetas):
+        ground = ground_displacement(history, b)
+        slip_known = slip_known and ground is not None
         th = th_all[keep]
         if th.size == 0:
             continue
@@ -80,17 +88,80 @@ def dem_response(history: dict, info: dict, overturn_angle: float, energy_error:
         # x = x_G ± b' cos θ − h' sin θ, z = z_G ∓ b' sin θ − h' cos θ. For θ > 0 the + edge is the lower one.
         sign = np.where(th >= 0.0, 1.0, -1.0)
         x_low = ux + sign * bw * (c - 1.0) - bh * s
-        if base is not None:
-            slip = max(slip, float(np.max(np.abs(x_low - base - r * th))))
+        if ground is not None:
+            # the pivot's place on the ground, less rolling: constant while the body rocks without slip, also
+            # across a change of edge (at θ = 0 both edges give the same value); its change since the start
+            pivot = x_low - np.asarray(ground, float)[keep] - r * th
+            slip = max(slip, float(np.max(np.abs(pivot - pivot[0]))))
         z_up = uz + bw * np.abs(s) + bh * (1.0 - c)
         uplift = max(uplift, float(np.max(z_up)))
     out["peak_theta_over_alpha"] = math.inf if overturned else peak
     out["overturned"] = bool(overturned)
     out["overturn_time_s"] = float(t[first]) if overturned else math.nan
     out["residual_theta_over_alpha"] = math.nan if overturned else residual
-    out["max_slip_m"] = slip if base is not None else math.nan
+    out["max_slip_m"] = slip if slip_known else math.nan
     out["max_uplift_m"] = uplift
     return out
+
+
+def ground_displacement(history: dict, body: dict) -> np.ndarray | None:
+    """The horizontal displacement [m] of the ground a rocking body (dem.scenes.tools.rocking_body) stands on,
+    per history row: its ``ground_disp`` column, zeros for a wall that does not move (``ground_disp`` None),
+    None when the history lacks the column named."""
+    name = body.get("ground_disp", "base_disp")
+    if name is None:
+        return np.zeros(len(history["t"]))
+    return np.asarray(history[name], float) if name in history else None
+
+
+def run_response(history: dict, info: dict, energy_error: float, events=()) -> tuple[dict, dict]:
+    """The response columns of a DEM run (``dem run``'s summary.json ``response``, a batch's worlds.csv) and
+    {column: why it is NaN} for those that are. From the scene's rocking bodies (``info['rocking_bodies']``,
+    :func:`dem_response`) where it declares them; otherwise from its ``*_over_alpha`` columns (peak and
+    residual only). ``events``: the run's events (dem.run.events); an ``overturn`` event counts as overturning."""
+    t = np.asarray(history.get("t", ()), float)
+    energy_error = math.nan if energy_error is None else float(energy_error)
+    bodies = info.get("rocking_bodies")
+    why: dict[str, str] = {}
+    if bodies and "alpha_rad" in info and t.size:
+        row = dem_response(history, info, default_overturn_angle(float(info["alpha_rad"])), energy_error)
+        if math.isnan(row["max_slip_m"]):
+            missing = sorted({b.get("ground_disp", "base_disp") for b in bodies
+                              if ground_displacement(history, b) is None})
+            why["max_slip_m"] = (f"the history has no column {', '.join(missing)} (the displacement of the ground "
+                                 "a rocking body stands on): the scene's rocking_body names none it records "
+                                 "(ground_disp=None for a wall that does not move)")
+    else:
+        row = empty_response()
+        row["energy_error"] = energy_error
+        ratios = [np.asarray(v, float) for k, v in history.items() if k.endswith("_over_alpha")]
+        if ratios and len(ratios[0]):
+            row["peak_theta_over_alpha"] = float(np.max([np.max(np.abs(r)) for r in ratios]))
+            row["residual_theta_over_alpha"] = float(max((r[-1] for r in ratios), key=abs))
+        elif t.size:
+            why["peak_theta_over_alpha"] = why["residual_theta_over_alpha"] = (
+                "the scene names no rocking body (info['rocking_bodies']) and records no *_over_alpha column")
+        none = "the scene names no rocking body (info['rocking_bodies'], dem.scenes.tools.rocking_body)"
+        why["max_slip_m"] = why["max_uplift_m"] = none if t.size else "no history rows"
+    overturns = [e for e in events if e.get("event") == "overturn"]
+    if overturns and not row["overturned"]:
+        row["overturned"] = True
+        row["overturn_time_s"] = float(overturns[0]["t"])
+    if not row["overturned"]:
+        why["overturn_time_s"] = "no body overturned"
+    elif math.isnan(row["residual_theta_over_alpha"]):
+        why["residual_theta_over_alpha"] = "a body overturned (overturn_time_s): no residual tilt"
+    if math.isinf(row["peak_theta_over_alpha"]):
+        why["peak_theta_over_alpha"] = "+inf: a body overturned"
+    if not t.size:
+        why["peak_theta_over_alpha"] = why["residual_theta_over_alpha"] = "no history rows"
+    if math.isnan(energy_error):
+        why["energy_error"] = "no energy balance recorded"
+    return row, {k: v for k, v in why.items() if not _finite(row[k])}
+
+
+def _finite(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def rigid_response(theta: np.ndarray, overturned: bool, overturn_time: float, alpha: float, width: float) -> dict:

@@ -20,19 +20,16 @@ the ``--vary`` lists; ``--worlds N`` alone: N copies of the scene, to measure th
 from __future__ import annotations
 
 import itertools
-import math
 import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from ..model.sizing import _size, available_memory
 from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
 from .options import RunOptions
-from .response import default_overturn_angle, dem_response, empty_response
+from .response import run_response
 
 WORLDS_TABLE = "worlds.csv"
 
@@ -160,25 +157,12 @@ def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions 
 # ---------------------------------------------------------------------------------------------- results
 def world_row(scene: Scene, result) -> dict:
     """The worlds.csv figures of one world: status, peak |θ|/α, overturning, residual tilt, slip, uplift and
-    energy error (dem.run.response where the scene describes its rocking bodies; from the ``*_over_alpha``
-    columns and the overturn events otherwise)."""
+    energy error (dem.run.response.run_response: from the scene's rocking bodies where it names them, else
+    from its ``*_over_alpha`` columns and the overturn events; each world's summary.json holds the same
+    figures under ``response``, with the reason for each NaN in ``null_reasons``)."""
 
-    s, h = result.summary, result.history
-    info = scene.info
-    if "rocking_bodies" in info and "alpha_rad" in info and len(h.get("t", [])):
-        row = dem_response(h, info, default_overturn_angle(float(info["alpha_rad"])), s.get("max_energy_error"))
-    else:
-        row = empty_response()
-        row["energy_error"] = s.get("max_energy_error", math.nan)
-        ratios = [np.asarray(v, float) for k, v in h.items() if k.endswith("_over_alpha")]
-        if ratios and len(ratios[0]):
-            peak = np.max([np.max(np.abs(r)) for r in ratios])
-            row["peak_theta_over_alpha"] = float(peak)
-            row["residual_theta_over_alpha"] = float(max((r[-1] for r in ratios), key=abs))
-    events = [e for e in s.get("events", []) if e.get("event") == "overturn"]
-    if events and not row["overturned"]:
-        row["overturned"] = True
-        row["overturn_time_s"] = float(events[0]["t"])
+    s = result.summary
+    row, _why = run_response(result.history, scene.info, s.get("max_energy_error"), s.get("events", []))
     return {"status": s["status"], "t_end": s["t_end"]} | row
 
 

@@ -78,14 +78,17 @@ def shaking_direction(p: dict) -> tuple[float, float, float]:
 
 
 def rocking_body(theta: str, prefix: str, *, width: float, height: float, edge_radius: float,
-                 edges: str = "true") -> dict:
-    """What a sweep reads about a box rocking about y on its bottom edges (dem.run.response): the history
-    columns of its rocking angle [deg] and of its centre's displacement (``<prefix>_ux``, ``_uz``), and the
-    body-frame position of its edge spheres' centres (± half_width, −half_height) [m], radius edge_radius [m]:
-    on the side faces with ``edges="true"`` (dem.model.box_clump), edge_radius inside them with "rounded"."""
+                 edges: str = "true", ground_disp: str | None = "base_disp") -> dict:
+    """What a batch's worlds.csv and a sweep read about a box rocking about y on its bottom edges
+    (dem.run.response): the history columns of its rocking angle [deg] and of its centre's displacement
+    (``<prefix>_ux``, ``_uz``), the body-frame position of its edge spheres' centres (± half_width,
+    −half_height) [m], radius edge_radius [m] (on the side faces with ``edges="true"``, dem.model.box_clump;
+    edge_radius inside them with "rounded"), and the ground it stands on, for its slip: ``ground_disp``, the
+    history column of the ground's horizontal displacement [m] (a shaking table's WallMotionProbe
+    ``<prefix>_disp``), or None for a wall that does not move."""
     inset = edge_radius if edges == "rounded" else 0.0
     return {"theta_deg": theta, "ux": f"{prefix}_ux", "uz": f"{prefix}_uz", "edge_radius": float(edge_radius),
-            "half_width": width / 2.0 - inset, "half_height": height / 2.0 - edge_radius}
+            "half_width": width / 2.0 - inset, "half_height": height / 2.0 - edge_radius, "ground_disp": ground_disp}
 
 
 def rigid_reference(alpha: float, p: float, *, restitution: float | None = None, width: float, height: float,

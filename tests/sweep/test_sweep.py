@@ -104,7 +104,7 @@ def test_result_columns_from_exact_rolling_kinematics():
     t = np.linspace(0.0, 10.0, 5001)
     theta = 0.12 * np.sin(1.3 * t) * np.exp(-0.1 * t)
     base = 0.2 * np.sin(0.7 * t)
-    slip = 0.004 * np.tanh(t - 5.0) + 0.004  # a slip of 8 mm in all, centred at t = 5 s
+    slip = 0.004 * (np.tanh(t - 5.0) + np.tanh(5.0))  # a slip of 8 mm in all from t = 0, centred at t = 5 s
     hist = {"t": t} | _rolling_history(theta, slip, base, b=b, h=h, r=r)
     ov = default_overturn_angle(info["alpha_rad"])
     res = dem_response(hist, info, ov, 3e-4)
