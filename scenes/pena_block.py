@@ -32,7 +32,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.model.box_clump import EDGES, ZONE_BASE
-from dem.model.materials import DAMPING_MASSES
+from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import (
     AngularVelocity,
@@ -73,6 +73,8 @@ PARAMS = {
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
+    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
+                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
     "wall_width": Param(1.0, "base facet length along x", "m", low=0, low_open=True),
     "wall_depth": Param(0.75, "base facet length along y", "m", low=0, low_open=True),
     "corner_zone": Param(0.02, "width of each corner zone whose force is reported", "m", low=0, low_open=True),
@@ -90,7 +92,8 @@ def rotation_y(theta: float) -> np.ndarray:
 def build(p: dict) -> Scene:
     w, h, t = p["width"], p["height"], p["thickness"]
     granite = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                             damping_shear=p["beta_s"], damping_mass=p["damping_mass"])
+                             damping_shear=p["beta_s"], damping_mass=p["damping_mass"],
+                             shear_unloading=p["shear_unloading"])
     block = box_clump(w, h, t, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"], base_zone=p["base_zone"],
                       top_zone=p["top_zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     rot = rotation_y(math.radians(p["theta0_deg"]))

@@ -40,7 +40,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.model.box_clump import EDGES
-from dem.model.materials import DAMPING_MASSES
+from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
 from dem.model.placement import resting_height
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
@@ -67,6 +67,8 @@ PARAMS = shaking_params({
     "beta_s": Param(0.015, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the bodies' at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
+    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
+                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
     "r_base": Param(0.08, "sphere radius at the interfaces (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the cores (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere zones", "m", low=0, low_open=True),
@@ -88,7 +90,8 @@ PARAMS = shaking_params({
 def build(p: dict) -> Scene:
     pw, pl, ph = p["pier_width"], p["pier_length"], p["pier_height"]
     concrete = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"])
+                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"],
+                              shear_unloading=p["shear_unloading"])
     pier_tpl = box_clump(pw, ph, pl, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"],
                          base_zone=p["zone"], top_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     pier_mass = p["density"] * pw * pl * ph

@@ -18,7 +18,7 @@ import math
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.model.box_clump import EDGES
-from dem.model.materials import DAMPING_MASSES
+from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scenes.tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
@@ -38,6 +38,8 @@ PARAMS = shaking_params({
     "beta_s": Param(0.015, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
+    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
+                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
     "r_base": Param(0.08, "sphere radius in the base and top zones (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the core (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere base and top zones", "m", low=0, low_open=True),
@@ -58,7 +60,8 @@ PARAMS = shaking_params({
 def build(p: dict) -> Scene:
     w, ln, h = p["width"], p["length"], p["height"]
     concrete = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"])
+                              damping_shear=p["beta_s"], damping_mass=p["damping_mass"],
+                              shear_unloading=p["shear_unloading"])
     pier = box_clump(w, h, ln, r_core=p["r_core"], r_base=p["r_base"], r_top=p["r_base"], base_zone=p["zone"],
                      top_zone=p["zone"], spacing_ratio=p["spacing_ratio"], edges=p["edges"])
     mass = p["density"] * w * ln * h

@@ -3,14 +3,15 @@
     cand      (Σ n_h·n_w,) ivec2 candidate (hull sphere, wall) pairs of each world, in the world's region
                                  [cand0, cand0 + n_h·n_w); rebuilt on the device when bodies or walls have
                                  moved more than the skin since the last rebuild (Verlet list)
-    hist      (Σ n_h·n_w,) vec4  per (hull sphere, wall): elastic shear force [N] (world frame), approach speed
-                                 δ̇⁻ when the contact formed [m/s] (0 when the contact is open)
+    hist      (Σ n_h·n_w,) vec5  per (hull sphere, wall): elastic shear force [N] (world frame), approach speed
+                                 δ̇⁻ when the contact formed [m/s] (0 when the contact is open), shear
+                                 stiffness k_s of the last step [N/m] (layout.HIST_*)
     pairs     (W·2·cap,) ivec4  candidate pairs (hull sphere i of body a, hull sphere j of body b, cluster of
                                  i, cluster of j), a < b, grouped by (a, b). World w's region holds two lists
                                  of ``pair_capacity`` pairs; the current one is the half counts[w, CT_PAIR_HALF]
                                  (the device search writes the new list into the other half, carries the
                                  history over, then swaps). The serial path's host search uses half 0.
-    pair_hist (W·2·cap,) vec4   the same history for each candidate pair (shear force on a)
+    pair_hist (W·2·cap,) vec5   the same history for each candidate pair (shear force on a)
     counts    (W, layout.COUNTS_WIDTH) i32 per-world counters (layout.CT_*)
 
 A wall pair's history is indexed by the pair, so it survives every rebuild unchanged; a pair drops out of
@@ -31,7 +32,7 @@ class Contacts:
         self.world_count = dm.world_count
         self.capacity = max(dm.cand_capacity, 1)
         self.cand = ti.ndarray(ti.types.vector(2, ti.i32), self.capacity)
-        self.hist = ti.ndarray(ti.types.vector(4, runtime.real()), self.capacity)
+        self.hist = ti.ndarray(ti.types.vector(LY.HIST_WIDTH, runtime.real()), self.capacity)
         self.counts = ti.ndarray(ti.i32, (self.world_count, LY.COUNTS_WIDTH))
         self.pair_capacity = 0
         self.pairs = self.pair_hist = None
@@ -48,20 +49,20 @@ class Contacts:
         keep = None
         if self.pairs is not None:
             keep = (self.pairs.to_numpy().reshape(self.world_count, 2, old, 4),
-                    self.pair_hist.to_numpy().reshape(self.world_count, 2, old, 4))
+                    self.pair_hist.to_numpy().reshape(self.world_count, 2, old, LY.HIST_WIDTH))
         self.pairs = ti.ndarray(ti.types.vector(4, ti.i32), self.world_count * 2 * cap)
-        self.pair_hist = ti.ndarray(ti.types.vector(4, runtime.real()), self.world_count * 2 * cap)
+        self.pair_hist = ti.ndarray(ti.types.vector(LY.HIST_WIDTH, runtime.real()), self.world_count * 2 * cap)
         self.pair_capacity = cap
         if keep is None:
             self.pairs.fill(0)
             self.pair_hist.fill(0.0)
         else:
             p = np.zeros((self.world_count, 2, cap, 4), np.int32)
-            h = np.zeros((self.world_count, 2, cap, 4), keep[1].dtype)
+            h = np.zeros((self.world_count, 2, cap, LY.HIST_WIDTH), keep[1].dtype)
             p[:, :, :old] = keep[0]
             h[:, :, :old] = keep[1]
             self.pairs.from_numpy(p.reshape(-1, 4))
-            self.pair_hist.from_numpy(h.reshape(-1, 4))
+            self.pair_hist.from_numpy(h.reshape(-1, LY.HIST_WIDTH))
         return True
 
     def reset(self):

@@ -15,6 +15,12 @@ Per clump (``State.monitor``, vec8):
     MON_ASLEEP        1 while asleep, else 0
     MON_PAIR_MOTION   bound on any hull point's motion since the last body-pair search [m]
 
+Per contact (``Contacts.hist``, ``Contacts.pair_hist``, vec5), the contact's history, for every contact law:
+    HIST_SHEAR        elastic shear force of the last step [N], world frame (3 slots)
+    HIST_IMPACT       approach speed δ̇⁻ when the contact formed [m/s] (impact laws); 0 while the contact is open
+    HIST_KS           shear stiffness k_s of the last step [N/m] (the energy ledger's stiffness-change work and
+                      the "rescale" shear unloading, contact_law.shear_force)
+
 Per wall (``State.wall_state``, vec10): displacement from the wall's origin at t_n [m] (WS_DISP, 3 slots),
 motion bound since the last rebuild [m] (WS_MOTION), velocity at t_{n−½} (WS_VEL_HALF, 3) and at t_n
 (WS_VEL_NOW, 3) [m/s].
@@ -35,6 +41,10 @@ from .kernel_lang import ti
 # ---------------------------------------------------------------- per clump: monitor
 MON_WALL_MOTION, MON_KN, MON_KN_LEVER2, MON_CN, MON_QUIET, MON_ASLEEP, MON_PAIR_MOTION = range(7)
 MONITOR_WIDTH = 8
+
+# ---------------------------------------------------------------- per contact: hist, pair_hist
+HIST_SHEAR, HIST_IMPACT, HIST_KS = 0, 3, 4
+HIST_WIDTH = 5
 
 # ---------------------------------------------------------------- per wall: wall_state
 WS_DISP, WS_MOTION, WS_VEL_HALF, WS_VEL_NOW = 0, 3, 4, 7

@@ -16,6 +16,9 @@ DAMPING_MASSES = ("body", "shared")
 """Values of :attr:`Material.damping_mass`: the mass in each dashpot's 2β√(m_c k) (docs/damping.md)."""
 DAMPING_MASSES_IN_KERNELS = ("body", "shared")
 """The values the contact kernels implement today; the others are refused when a model is built."""
+SHEAR_UNLOADINGS = ("incremental", "rescale")
+"""Values of :attr:`Material.shear_unloading`: what the stored Mindlin shear force does when the shear stiffness
+falls (docs/shear_unloading.md)."""
 
 
 class ContactLaw(enum.IntEnum):
@@ -82,6 +85,10 @@ class Material:
             stiffness, so the interface's damping ratio is β whatever the packing; docs/damping.md). The
             contact kernels do not support ``"shared"`` yet: a model using it is refused when it is built
             (:func:`pair_vector`).
+        shear_unloading: what the stored shear force does when the contact unloads (k_s falls):
+            ``"incremental"`` (Itiola & El Shamy 2024 and PFC, the default: nothing, F ← F − k_s v_s Δt) or
+            ``"rescale"`` (F is first scaled by k_s/k_s⁰, so the spring can no longer give out energy it was
+            never given; Thornton et al. 2013, Eq. 18b; LAMMPS ``mindlin_rescale/force``). docs/shear_unloading.md.
     """
 
     shear_modulus: float = 0.0
@@ -96,11 +103,13 @@ class Material:
     no_tension: bool = False
     density: float = 0.0
     damping_mass: str = "body"
+    shear_unloading: str = "incremental"
 
     @classmethod
     def hertz(cls, *, young: float | None = None, shear_modulus: float | None = None, poisson: float,
               friction: float, damping_normal: float = 0.0, damping_shear: float = 0.0,
-              density: float = 0.0, no_tension: bool = False, damping_mass: str = "body") -> Material:
+              density: float = 0.0, no_tension: bool = False, damping_mass: str = "body",
+              shear_unloading: str = "incremental") -> Material:
         """Hertz–Mindlin material from G (or E, with G = E / (2(1+ν)))."""
         if shear_modulus is None:
             if young is None:
@@ -108,7 +117,7 @@ class Material:
             shear_modulus = young / (2.0 * (1.0 + poisson))
         return cls(shear_modulus=shear_modulus, poisson=poisson, friction=friction,
                    damping_normal=damping_normal, damping_shear=damping_shear, density=density,
-                   no_tension=no_tension, damping_mass=damping_mass).validated()
+                   no_tension=no_tension, damping_mass=damping_mass, shear_unloading=shear_unloading).validated()
 
     @classmethod
     def linear(cls, *, normal_stiffness: float, shear_stiffness: float, friction: float,
@@ -121,12 +130,14 @@ class Material:
 
     @classmethod
     def impact(cls, law: ContactLaw, *, shear_modulus: float, poisson: float, restitution: float,
-               friction: float = 0.0, damping_shear: float = 0.0, density: float = 0.0) -> Material:
+               friction: float = 0.0, damping_shear: float = 0.0, density: float = 0.0,
+               shear_unloading: str = "incremental") -> Material:
         """One of the impact laws of Xu et al. 2022 (Hunt–Crossley, Lankarani–Nikravesh, Gonthier, Flores)."""
         if law not in IMPACT_LAWS:
             raise ValueError(f"law must be one of {[x.name for x in IMPACT_LAWS]}, got {law!r}")
         return cls(law=law, shear_modulus=shear_modulus, poisson=poisson, restitution=restitution,
-                   friction=friction, damping_shear=damping_shear, density=density).validated()
+                   friction=friction, damping_shear=damping_shear, density=density,
+                   shear_unloading=shear_unloading).validated()
 
     def validated(self) -> Material:
         """Return self after checking every parameter's range (ValueError names the parameter)."""
@@ -137,6 +148,9 @@ class Material:
         _check("density", self.density, 0.0, np.inf)
         if self.damping_mass not in DAMPING_MASSES:
             raise ValueError(f"damping_mass must be one of {', '.join(DAMPING_MASSES)}, got {self.damping_mass!r}")
+        if self.shear_unloading not in SHEAR_UNLOADINGS:
+            raise ValueError(f"shear_unloading must be one of {', '.join(SHEAR_UNLOADINGS)}, "
+                             f"got {self.shear_unloading!r}")
         if self.law == ContactLaw.LINEAR:
             _check("normal_stiffness", self.normal_stiffness, 0.0, np.inf, lo_open=True)
             _check("shear_stiffness", self.shear_stiffness, 0.0, np.inf)
@@ -173,6 +187,9 @@ def mix(a: Material, b: Material) -> Material:
     if a.damping_mass != b.damping_mass:
         raise ValueError(f"materials with different damping_mass ({a.damping_mass}, {b.damping_mass}) need an "
                          "explicit pair")
+    if a.shear_unloading != b.shear_unloading:
+        raise ValueError(f"materials with different shear_unloading ({a.shear_unloading}, {b.shear_unloading}) need "
+                         "an explicit pair")
 
     def series(x: float, y: float) -> float:
         return 2.0 * x * y / (x + y) if x > 0 and y > 0 else 0.0
@@ -189,14 +206,15 @@ def mix(a: Material, b: Material) -> Material:
         restitution=min(a.restitution, b.restitution),
         no_tension=a.no_tension or b.no_tension,
         damping_mass=a.damping_mass,
+        shear_unloading=a.shear_unloading,
     ).validated()
 
 
 # Layout of the per-pair parameter vector on the device (one row per material pair).
 # The last three are derived constants kept so the kernels do no divisions per contact.
 (PAIR_LAW, PAIR_G, PAIR_NU, PAIR_MU, PAIR_BN, PAIR_BS, PAIR_KN, PAIR_KS, PAIR_CHI, PAIR_NOTENSION,
- PAIR_HFAC, PAIR_KSRATIO, PAIR_SQRT_KSRATIO, PAIR_SHARED) = range(14)
-PAIR_PARAM_COUNT = 14
+ PAIR_HFAC, PAIR_KSRATIO, PAIR_SQRT_KSRATIO, PAIR_SHARED, PAIR_RESCALE) = range(15)
+PAIR_PARAM_COUNT = 15
 
 
 def pair_vector(m: Material) -> np.ndarray:
@@ -222,4 +240,5 @@ def pair_vector(m: Material) -> np.ndarray:
     v[PAIR_KSRATIO] = 2.0 * (1.0 - m.poisson) / (2.0 - m.poisson)  # Hertz–Mindlin k_s / k_n
     v[PAIR_SQRT_KSRATIO] = np.sqrt(v[PAIR_KSRATIO])
     v[PAIR_SHARED] = 1.0 if m.damping_mass == "shared" else 0.0  # dashpot mass shared by stiffness (D1)
+    v[PAIR_RESCALE] = 1.0 if m.shear_unloading == "rescale" else 0.0  # shear force scaled when k_s falls
     return v

@@ -70,6 +70,9 @@ ENGINE_COLUMNS: dict[str, Column] = {
     "E_strain": Column("J", "elastic energy stored in the contacts (normal and shear springs)", ENERGY, "strain"),
     "E_damping": Column("J", "energy dissipated by the contact dashpots since t = 0", ENERGY, "dashpots"),
     "E_friction": Column("J", "energy dissipated by Coulomb slip since t = 0", ENERGY, "friction (slip)"),
+    "E_shear_stiffness": Column("J", "work of the Mindlin shear springs' stiffness changes since t = 0 (energy "
+                                "their stored force lost as k_s changed; < 0: the springs gave energy to the "
+                                "motion; docs/shear_unloading.md)", ENERGY, "shear stiffness work"),
     "contact_count": Column("-", "number of touching sphere–wall and sphere–sphere contacts", CONTACT_COUNT,
                             "contacts"),
     "max_overlap_ratio": Column("-", "largest contact overlap ÷ the sphere's radius", OVERLAP, "largest overlap"),

@@ -48,6 +48,10 @@ class Frame:
         contact_fn_dashpot: (n_c,) its dashpot part [N].
         contact_shear: (n_c, 3) shear force, elastic (Mindlin, Coulomb-limited) + dashpot [N].
         contact_shear_dashpot: (n_c, 3) its dashpot part [N].
+        contact_shear_stiffness: (n_c,) Mindlin shear stiffness k_s [N/m] (stored in the contact's history).
+        contact_slip_work, contact_stiffness_work: (n_c,) the slip dissipation D and the shear stiffness work W_k
+            [J] of the step this frame evaluates (contact_law.shear_force, docs/shear_unloading.md): summed over
+            the contacts, the ledger's increments of E_friction and E_shear_stiffness in that step.
         clump_position, clump_quaternion, clump_velocity, clump_omega: per clump [m], (w, x, y, z), [m/s],
             [rad/s].
     """
@@ -77,6 +81,9 @@ class Frame:
     contact_overlap: np.ndarray
     contact_fn_dashpot: np.ndarray
     contact_shear_dashpot: np.ndarray
+    contact_shear_stiffness: np.ndarray | None = None
+    contact_slip_work: np.ndarray | None = None
+    contact_stiffness_work: np.ndarray | None = None
 
     @property
     def contact_count(self) -> int:
@@ -100,9 +107,10 @@ class Frame:
 
 # Per-contact export row (out_f): contact point (3) [m], unit normal (3), overlap [m], elastic normal force
 # [N], normal dashpot force [N] (signed, along the normal), elastic shear force (3) [N], shear dashpot
-# force (3) [N]. out_i: the device hull sphere, and the wall (wall contacts) or the other hull sphere.
-EXPORT_WIDTH = 15
-_XC, _NRM, _OVL, _FE, _FD, _FS, _FSD = 0, 3, 6, 7, 8, 9, 12
+# force (3) [N], shear stiffness k_s [N/m], slip work D [J], stiffness work W_k [J]. out_i: the device hull
+# sphere, and the wall (wall contacts) or the other hull sphere.
+EXPORT_WIDTH = 18
+_XC, _NRM, _OVL, _FE, _FD, _FS, _FSD, _KS, _SLIP, _WK = 0, 3, 6, 7, 8, 9, 12, 15, 16, 17
 
 
 @ti.func
@@ -115,6 +123,9 @@ def _write_row(out_f: ti.template(), k, hit):
     out_f[k, _OVL] = hit.overlap
     out_f[k, _FE] = hit.fn_elastic
     out_f[k, _FD] = hit.fn_dashpot
+    out_f[k, _KS] = hit.hist[LY.HIST_KS]
+    out_f[k, _SLIP] = hit.e_friction
+    out_f[k, _WK] = hit.e_stiffness
 
 
 @ti.kernel
@@ -256,4 +267,6 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
         contact_normal=normal, contact_sphere=sphere, contact_wall=np.where(pair, -1, wall_of), contact_fn=fn,
         contact_shear=shear, clump_position=pos, clump_quaternion=quat, clump_velocity=vel, clump_omega=omg,
         contact_other=other, contact_body=body, contact_other_body=other_body, contact_overlap=data[:, _OVL],
-        contact_fn_dashpot=data[:, _FD].copy(), contact_shear_dashpot=data[:, _FSD:_FSD + 3].copy())
+        contact_fn_dashpot=data[:, _FD].copy(), contact_shear_dashpot=data[:, _FSD:_FSD + 3].copy(),
+        contact_shear_stiffness=data[:, _KS].copy(), contact_slip_work=data[:, _SLIP].copy(),
+        contact_stiffness_work=data[:, _WK].copy())

@@ -10,7 +10,9 @@ ball–wall):
     k_s = 2(3G²(1−ν)R̄)^{1/3} / (2−ν) · F_n^{1/3}   the paper's shear stiffness; with F_n = h_n δ^{3/2} the cube
         = 2G√(2R̄δ) / (2−ν)                        root simplifies exactly to this form (no pow needed)
     dashpots: 2β√(m_c k) δ̇ with k = k_n (normal) or k_s (shear); the shear dashpot is cut while sliding.
-Strain energy: normal ∫F_n dδ = (2/5) h_n δ^{5/2}; shear |F_s|²/(2k_s) (Itiola & El Shamy 2024, §4.2).
+Strain energy: normal ∫F_n dδ = (2/5) h_n δ^{5/2}; shear |F_s|²/(2k_s) (Itiola & El Shamy 2024, §4.2). The shear
+spring is hypoelastic (k_s changes with δ at constant force): the work of that change, W_k, and the slip are
+booked exactly per step (shear_force, docs/shear_unloading.md).
 """
 
 
@@ -30,6 +32,7 @@ from ..model.materials import (
     PAIR_LAW,
     PAIR_MU,
     PAIR_NOTENSION,
+    PAIR_RESCALE,
     PAIR_SHARED,
     PAIR_SQRT_KSRATIO,
     ContactLaw,
@@ -119,19 +122,28 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact, k_sum):
 
 
 @ti.func
-def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
-    """Incremental Mindlin shear force with Coulomb slip (Itiola & El Shamy 2024, §2.1 Step 2 and 4).
+def shear_force(p, fs_old, ks_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
+    """Incremental Mindlin shear force with Coulomb slip (Itiola & El Shamy 2024, §2.1 Step 2 and 4), and the
+    energy it exchanges in the step (docs/shear_unloading.md, Eqs. S1–S5).
 
     Args:
-        p: material-pair parameters; fs_old: shear force of the last step [N] (vector);
-        normal: unit contact normal now; v_shear: relative tangential velocity of body 1 w.r.t. body 2
-        [m/s]; k_s: shear stiffness [N/m]; f_elastic: elastic normal force [N];
-        c_shear: shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m]; dt: time step [s].
+        p: material-pair parameters; fs_old: shear force of the last step F⁰ [N] (vector); ks_old: the shear
+        stiffness of the last step k_s⁰ [N/m] (0 for a new contact); normal: unit contact normal now;
+        v_shear: relative tangential velocity of body 1 w.r.t. body 2 [m/s]; k_s: shear stiffness now [N/m];
+        f_elastic: elastic normal force [N]; c_shear: shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m];
+        dt: time step [s].
     Returns:
-        (elastic shear force [N], shear dashpot force [N], slip dissipation this step [J],
-         shear strain energy [J], shear dashpot coefficient in effect [N·s/m] (0 while sliding)).
-    The old force is first turned into the current contact plane, keeping its magnitude (PFC); on a
-    flat wall it already lies in that plane and the square roots of the turn are skipped.
+        (elastic shear force F [N], shear dashpot force [N], slip dissipation D [J], shear strain energy
+         |F|²/(2k_s) [J], shear dashpot coefficient in effect [N·s/m] (0 while sliding), work of the stiffness
+         change W_k [J]).
+    The old force is first turned into the current contact plane, keeping its magnitude (PFC); on a flat wall it
+    already lies in that plane and the square roots of the turn are skipped. Under ``shear_unloading =
+    "rescale"`` (materials.PAIR_RESCALE) it is then scaled by k_s/k_s⁰ when k_s has fallen (Thornton et al.
+    2013, Eq. 18b). With F̂⁰ the force the increment starts from and T = F̂⁰ − k_s v_s Δt the trial force, the
+    spring's work in the step, −½(F⁰ + F)·v_s Δt (the trapezoid the centred scheme's kinetic energy sees), is
+    exactly ΔΨ + W_k + D, Ψ = |F|²/(2k_s):
+        D   = (T − F)·(F + F̂⁰)/(2k_s)                                (S2: slip on the Coulomb cut)
+        W_k = |F⁰|²/(2k_s⁰) − |F̂⁰|²/(2k_s) − ½(F⁰ − F̂⁰)·v_s Δt       (S3: the stiffness change at constant force)
     """
     fs = fs_old
     along = fs_old.dot(normal)
@@ -141,7 +153,15 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
         m2 = fs.dot(fs)
         if m2 > 0.0:
             fs *= ti.sqrt(mag2 / m2)
-    trial = fs - k_s * dt * v_shear
+    w_k = 0.0
+    f0 = fs
+    if ks_old > 0.0 and k_s > 0.0:
+        if p[PAIR_RESCALE] > 0.5 and k_s < ks_old:
+            f0 = fs * (k_s / ks_old)  # S4: the spring gives back the energy of the force it can no longer carry
+            w_k = 0.5 * mag2 * (ks_old - k_s) / (ks_old * ks_old) - 0.5 * (fs - f0).dot(v_shear) * dt
+        else:
+            w_k = 0.5 * mag2 * (k_s - ks_old) / (ks_old * k_s)  # S3 with F̂⁰ = F⁰: ½|F⁰|²(1/k_s⁰ − 1/k_s)
+    trial = f0 - k_s * dt * v_shear
     f_max = p[PAIR_MU] * f_elastic
     t2 = trial.dot(trial)
     new = trial
@@ -154,11 +174,11 @@ def shear_force(p, fs_old, normal, v_shear, k_s, f_elastic, c_shear, dt):
         new = trial * (f_max / t_mag)
         damp = ti.Vector([0.0, 0.0, 0.0])  # slip-cut: no shear dashpot while sliding (Itiola & El Shamy 2024, Step 4)
         if k_s > 0.0:
-            slip = f_max * (t_mag - f_max) / k_s  # force at the limit × slip distance
+            slip = (trial - new).dot(new + f0) / (2.0 * k_s)  # S2
     e_s = 0.0
     if k_s > 0.0:
         e_s = new.dot(new) / (2.0 * k_s)
-    return new, damp, slip, e_s, c_eff
+    return new, damp, slip, e_s, c_eff, w_k
 
 
 # --------------------------------------------------------------------------------------------------

@@ -33,9 +33,10 @@ def _define_types(real):
         force=v3,  # on body a [N] (−force on b); dashpots left out when they are implicit
         torque_a=v3, torque_b=v3,  # about each body's centre of mass [N·m]
         e_damping=real, e_friction=real, e_strain=real,  # [J]
+        e_stiffness=real,  # work of the shear stiffness change in the step [J] (contact_law.shear_force)
         ratio=real,  # overlap ÷ the smaller radius
         blk_a=ti.types.vector(DAMP_WIDTH, real),  # a's damping block about its centre (implicit dashpots)
-        hist=ti.types.vector(4, real),  # new shear history (force on a [N], δ̇⁻ [m/s])
+        hist=ti.types.vector(LY.HIST_WIDTH, real),  # new contact history (layout.HIST_*; shear force on a)
         point=v3, f_rec=v3, fn_rec=real, kn=real, cn=real, lever2_a=real, lever2_b=real,  # for the record
         # for the frames (snapshot.py): as in wall_contact.WallHit
         normal=v3, overlap=real, fn_elastic=real, fn_dashpot=real, shear=v3, shear_dashpot=v3,
@@ -77,10 +78,11 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
             v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
         r_eff = 2.0 * bi[3] * bj[3] / (bi[3] + bj[3])  # R̄ (spec §2)
         fe, fd, kn, ks, en, cs, cn = normal_force(mat, r_eff, m_c, overlap, -vn, v_imp, k_sum)
-        fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), n, v_t, ks, fe, cs, dt)
+        fs, fsd, slip, es, cs_eff, wk = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), hs[LY.HIST_KS], n, v_t,
+                                                    ks, fe, cs, dt)
         f_el = fe * n + fs
         f_dp = fd * n + fsd
-        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp, ks])
         f = f_el
         if ti.static(implicit):
             if fd == -fe and fe > 0.0:  # no-tension clip: no normal force at all (see wall_contact.py)
@@ -94,6 +96,7 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
         hit.torque_a = arm_a.cross(f)
         hit.torque_b = -arm_b.cross(f)
         hit.e_friction = slip
+        hit.e_stiffness = wk
         hit.e_strain = en + es
         hit.ratio = overlap / ti.min(bi[3], bj[3])
         hit.point = xc
@@ -112,7 +115,7 @@ def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat
         hit.lever2_a = la.dot(la)
         hit.lever2_b = lb.dot(lb)
     elif hs[3] != 0.0:
-        hit.hist = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
+        hit.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
     return hit
 
 
@@ -218,6 +221,7 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
     e_d = 0.0
     e_f = 0.0
     e_s = 0.0
+    e_k = 0.0
     worst = 0.0
     count = 0
     cost = 0
@@ -274,6 +278,7 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
                 e_d += hit.e_damping
                 e_f += hit.e_friction
                 e_s += hit.e_strain
+                e_k += hit.e_stiffness
                 worst = ti.max(worst, hit.ratio)
                 count += 1
                 if ti.static(shared):  # charged every step: the budget then holds for the next record step
@@ -284,7 +289,7 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
         _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared)
         if ti.static(shared):
             cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
-    R.add_contact_energy(dg, wd.index, e_d, e_f, 0.0, e_s, count, worst, shared)
+    R.add_contact_energy(dg, wd.index, e_d, e_f, e_k, 0.0, e_s, count, worst, shared)
     if ti.static(shared):
         cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
     return cost

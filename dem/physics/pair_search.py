@@ -71,7 +71,7 @@ def _cluster_spheres(cr: np.ndarray, clusters: np.ndarray) -> np.ndarray:
 
 def carry_history(old_keys: np.ndarray, old_hist: np.ndarray, new_keys: np.ndarray) -> np.ndarray:
     """History rows for `new_keys`, taken from the old list where the pair was already there (else 0)."""
-    out = np.zeros((len(new_keys), old_hist.shape[1] if old_hist.ndim == 2 else 4))
+    out = np.zeros((len(new_keys), old_hist.shape[1]))
     if len(old_keys) == 0 or len(new_keys) == 0:
         return out
     order = np.argsort(old_keys)

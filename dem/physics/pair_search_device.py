@@ -173,7 +173,7 @@ def carried_history(ct: ti.template(), key, old_base, n_old):
             lo = mid + 1
         else:
             hi = mid
-    out = ti.Vector([0.0, 0.0, 0.0, 0.0])
+    out = ti.Vector([0.0] * LY.HIST_WIDTH)
     if lo < n_old:
         p = ct.pairs[old_base + lo]
         if p[0] == key[0] and p[1] == key[1]:

@@ -20,8 +20,8 @@ from ..device.kernel_lang import ti
 from . import ledger as L
 
 GLOBAL_COLUMNS = ("t", "E_body", "E_boundary", "E_kinetic", "E_strain", "E_damping", "E_friction",
-                  "contact_count", "max_overlap_ratio", "rebuilds")
-G_T, G_EB, G_EW, G_EK, G_ES, G_ED, G_EF, G_NC, G_OVL, G_REB = range(len(GLOBAL_COLUMNS))
+                  "E_shear_stiffness", "contact_count", "max_overlap_ratio", "rebuilds")
+G_T, G_EB, G_EW, G_EK, G_ES, G_ED, G_EF, G_EKS, G_NC, G_OVL, G_REB = range(len(GLOBAL_COLUMNS))
 
 # per clump: pos(3) quat(4) vel(3) omega(3) force(3) torque(3) k_n sum, k_n·lever² sum, c_n sum
 CLUMP_WIDTH = 22
@@ -118,17 +118,18 @@ def pair_contact_record(md: ti.template(), st: ti.template(), dg: ti.template(),
     add_monitor(st, b, hit.kn, hit.lever2_b, hit.cn, shared)
 
 
-ENERGY_SCALARS = 6  # scalar adds of add_contact_energy
+ENERGY_SCALARS = 7  # scalar adds of add_contact_energy
 CLUMP_SCALARS = 4  # scalar adds of clump_record
 
 
 @ti.func
-def add_contact_energy(dg: ti.template(), w, e_damping, e_friction, e_boundary, e_strain, count, worst,
+def add_contact_energy(dg: ti.template(), w, e_damping, e_friction, e_stiffness, e_boundary, e_strain, count, worst,
                        shared: ti.template()):
-    """A stage's contact sums into world w's ledger: the step's damping, friction and boundary work [J], strain
-    energy at t_n [J], contacts, and the largest overlap ÷ radius."""
+    """A stage's contact sums into world w's ledger: the step's damping, friction (slip), shear-stiffness and
+    boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius."""
     LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, e_damping, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, e_friction, shared)
+    LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, e_stiffness, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, e_boundary, shared)
     LY.accumulate2(dg.ledger, w, L.STRAIN, e_strain, shared)
     LY.accumulate2(dg.ledger, w, L.CONTACTS, count, shared)
@@ -176,17 +177,16 @@ def wall_record(dg: ti.template(), row, col, ws):
 @ti.func
 def close_step(ct: ti.template(), dg: ti.template(), wd, t, record, row, slot_col):
     """Close world wd's ledger for the step; on record steps write the global and probe-slot columns and
-    restart the slot sums. The work reported at t_n includes half of step n's increment (ledger.py). The
+    restart the slot sums. The work reported at t_n includes ledger.REPORTED_SHARE of step n's increment. The
     step's sums (strain, contacts, kinetic energy) are cleared here for the next step rather than at its
     start: on the block path other threads add to them right after the next step begins, and Mesa's
     lavapipe (Vulkan on the CPU) was seen to let such adds overtake a clear made just one barrier earlier."""
     w = wd.index
     if record:
         dg.rec[row, G_T] = t
-        dg.rec[row, G_EB] = dg.ledger[w, L.BODY] + 0.5 * dg.ledger[w, L.STEP + L.BODY]
-        dg.rec[row, G_EW] = dg.ledger[w, L.BOUNDARY] + 0.5 * dg.ledger[w, L.STEP + L.BOUNDARY]
-        dg.rec[row, G_ED] = dg.ledger[w, L.DAMPING] + 0.5 * dg.ledger[w, L.STEP + L.DAMPING]
-        dg.rec[row, G_EF] = dg.ledger[w, L.FRICTION] + 0.5 * dg.ledger[w, L.STEP + L.FRICTION]
+        for j, col in ti.static(zip((L.BODY, L.BOUNDARY, L.DAMPING, L.FRICTION, L.STIFFNESS),
+                                    (G_EB, G_EW, G_ED, G_EF, G_EKS))):
+            dg.rec[row, col] = dg.ledger[w, j] + L.REPORTED_SHARE[j] * dg.ledger[w, L.STEP + j]
         dg.rec[row, G_EK] = dg.ledger[w, L.KINETIC]
         dg.rec[row, G_ES] = dg.ledger[w, L.STRAIN]
         dg.rec[row, G_NC] = dg.ledger[w, L.CONTACTS]
@@ -199,7 +199,7 @@ def close_step(ct: ti.template(), dg: ti.template(), wd, t, record, row, slot_co
             for j in ti.static(range(SLOT_WIDTH)):
                 dg.rec[row, slot_col + SLOT_WIDTH * k + j] = v[j]
             dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
-    for j in ti.static(range(4)):
+    for j in ti.static(range(L.WORK_TERMS)):
         dg.ledger[w, j] = dg.ledger[w, j] + dg.ledger[w, L.STEP + j]
         dg.ledger[w, L.LAST + j] = dg.ledger[w, L.STEP + j]
         dg.ledger[w, L.STEP + j] = 0.0

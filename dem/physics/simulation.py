@@ -303,7 +303,7 @@ class Simulation:
             block[: len(pairs), 0:2] = pairs + h0
             block[: len(pairs), 2:4] = clusters + int(dm.cluster_start[w])
             pairs_all[new] = block
-            hist_block = np.zeros((c.pair_capacity, 4), hist_all.dtype)
+            hist_block = np.zeros((c.pair_capacity, LY.HIST_WIDTH), hist_all.dtype)
             hist_block[: len(pairs)] = hist
             hist_all[new] = hist_block
             counts[w, LY.CT_N_PAIRS] = len(pairs)

@@ -37,9 +37,10 @@ def _define_types(real):
         force=v3,  # on the clump [N] (dashpots left out when they are implicit)
         torque=v3,  # about the clump's centre of mass [N·m]
         e_damping=real, e_friction=real, e_boundary=real, e_strain=real,  # [J] (strain: at t_n)
+        e_stiffness=real,  # work of the shear stiffness change in the step [J] (contact_law.shear_force)
         ratio=real,  # overlap ÷ sphere radius
         blk=ti.types.vector(DAMP_WIDTH, real),  # implicit dashpots' damping block (damping_layout.py)
-        hist=ti.types.vector(4, real),  # new shear history: elastic shear force [N], δ̇⁻ [m/s]
+        hist=ti.types.vector(LY.HIST_WIDTH, real),  # new contact history (layout.HIST_*)
         point=v3,  # contact point [m]
         normal=v3,  # unit normal from the wall towards the sphere
         overlap=real,  # [m]
@@ -193,8 +194,9 @@ def _neg_skew(r, i: ti.template(), j: ti.template()):
 def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw, vw_now, mat, implicit: ti.template()):
     """Force between one hull sphere and a wall at t [s] (a pure function: returns a ``WallHit``).
 
-    Sphere: b = (centre relative to the centre of mass, body frame [m]; radius [m]); shear history hs
-    (elastic shear force [N], approach speed δ̇⁻ when the contact formed [m/s], 0 when open).
+    Sphere: b = (centre relative to the centre of mass, body frame [m]; radius [m]); contact history hs
+    (layout.HIST_*: elastic shear force [N], approach speed δ̇⁻ when the contact formed [m/s], 0 when open, k_s
+    of the last step [N/m]).
     Context: clump pose xg [m], rot, velocities vg [m/s], wg [rad/s] at t − Δt/2, contact mass m_c [kg]
     (the body's mass: a wall does not move in response), the interface's stiffness sum k_sum [N/m]
     (damping_mass "shared": contact_law.dashpot_mass; 0 otherwise); wall frame o, n, u, v, half lengths hu, hv [m],
@@ -221,10 +223,11 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
         if v_imp <= 0.0:
             v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
         fe, fd, kn, ks, en, cs, cn = normal_force(mat, r, m_c, overlap, -vn, v_imp, k_sum)  # R̄ = R_ball (spec §2)
-        fs, fsd, slip, es, cs_eff = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), normal, v_t, ks, fe, cs, dt)
+        fs, fsd, slip, es, cs_eff, wk = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), hs[LY.HIST_KS], normal,
+                                                    v_t, ks, fe, cs, dt)
         f_el = fe * normal + fs
         f_dp = fd * normal + fsd  # dashpots at t − Δt/2
-        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp])
+        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp, ks])
         f = f_el
         if ti.static(implicit):
             if fd == -fe and fe > 0.0:
@@ -239,6 +242,7 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
         hit.force = f
         hit.torque = arm.cross(f)
         hit.e_friction = slip
+        hit.e_stiffness = wk
         hit.e_boundary = f.dot(vw_now) * dt
         hit.e_strain = en + es
         hit.ratio = overlap / r
@@ -256,7 +260,7 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
         lever = arm.cross(normal)
         hit.lever2_a = lever.dot(lever)
     elif hs[3] != 0.0:
-        hit.hist = ti.Vector([0.0, 0.0, 0.0, 0.0])  # the contact opened: its history goes
+        hit.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
     return hit
 
 
@@ -292,6 +296,7 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
     e_f = 0.0
     e_w = 0.0
     e_s = 0.0
+    e_k = 0.0
     worst = 0.0
     count = 0
     sleeping = 0
@@ -343,6 +348,7 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
                 e_f += hit.e_friction
                 e_w += hit.e_boundary
                 e_s += hit.e_strain
+                e_k += hit.e_stiffness
                 worst = ti.max(worst, hit.ratio)
                 count += 1
                 if ti.static(shared):  # charged every step: the budget then holds for the next record step
@@ -353,7 +359,7 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
         _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
         if ti.static(shared):
             cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
-    R.add_contact_energy(dg, wd.index, e_d, e_f, e_w, e_s, count, worst, shared)
+    R.add_contact_energy(dg, wd.index, e_d, e_f, e_k, e_w, e_s, count, worst, shared)
     if ti.static(shared):
         cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
     return cost

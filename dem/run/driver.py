@@ -44,7 +44,7 @@ from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
 from ..output.history import History
 from ..output.plots import plot_history
-from ..physics.ledger import BalanceTracker, energy_floor, initial_kinetic_energy
+from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
 from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS
 from ..physics.simulation import Simulation
 from ..scenes.scene import Scene
@@ -120,8 +120,8 @@ def _decode(rows: np.ndarray, view, scene: Scene, ctx: ProbeContext) -> dict[str
     cols = {"t": rows[:, 0]}
     for p in scene.probes:
         cols.update(p.evaluate(rows, ctx))
-    for i, name in enumerate(GLOBAL_COLUMNS[1:7], start=1):
-        cols[name] = rows[:, i]
+    for name in ENERGY_COLUMNS:
+        cols[name] = rows[:, GLOBAL_COLUMNS.index(name)]
     cols["contact_count"] = rows[:, G_NC]
     cols["max_overlap_ratio"] = rows[:, G_OVL]
     dtc = np.full(len(rows), np.inf)
@@ -562,6 +562,8 @@ class Run:
                 why = f"a smaller time step (now {dt:.3g} s) usually fixes it"
             warnings.append(f"the energy balance error reached {max_err:.3g} (above {ENERGY_WARNING:.0%}): the ledger "
                             f"does not close; {why}")
+        wk, wk_warning = stiffness_work(history)
+        warnings += [wk_warning] if wk_warning else []
         n = len(history.get("t", []))
         dtc = float(np.min(history["dt_critical"])) if n else None
         reasons = {"dt_critical_monitored_min": "no contact in any record: no stiffness limits the time step"}
@@ -578,7 +580,7 @@ class Run:
             "clump_count": scene.model.clump_count, "wall_count": scene.model.wall_count,
             "wall_time_s": wall, "startup_s": self.startup, "steps_per_s": steps / wall if wall > 0 else None,
             "ball_steps_per_s": steps * scene.model.ball_count / wall if wall > 0 else None,
-            "max_energy_error": max_err, "roundoff_bound_J": w.bound.total,
+            "max_energy_error": max_err, "roundoff_bound_J": w.bound.total, "shear_stiffness_work": wk,
             "dt_critical_estimate": w.est.dt, "dt_critical_estimate_detail": w.est.describe(scene.model),
             "dt_critical_monitored_min": dtc, "implicit_damping": self.implicit_damping, "sleep": self.sleep,
             "quiescent_from_s": w.fast_forward_from, "neighbour_rebuilds": int(counts[CT_REBUILDS]),

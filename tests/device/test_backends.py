@@ -96,10 +96,11 @@ def test_vulkan_matches_cpu(tmp_path, vulkan_available):
     assert proc_c.returncode == 0, proc_c.stderr[-2000:]
     v, c = _load(out_v), _load(out_c)
     import dem
+    from dem.physics.recording import G_NC
     from tests.builders import colliding_boxes, tilted_stack
 
     dem.init("cpu")
-    assert c[0][-1, 7] > 0 and c[1][:, 7].max() > 20  # contacts: the stack's, and the boxes' faces meeting
+    assert c[0][-1, G_NC] > 0 and c[1][:, G_NC].max() > 20  # contacts: the stack's, and the boxes' faces meeting
     # the third world is the second with the shared dashpot mass (its interface stiffness sums are added with
     # atomics on the block path): the boxes meet on ~50 contacts, so sharing the mass damps the impact far
     # less (β instead of ≈ β√50) and they separate faster

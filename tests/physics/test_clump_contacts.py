@@ -8,7 +8,7 @@ import pytest
 
 from dem.model.walls import WallMotion
 from dem.physics.contact_law import hertz_impact, hertz_stiffness_factor
-from dem.physics.recording import C_OMEGA, C_POS, C_VEL
+from dem.physics.recording import C_OMEGA, C_POS, C_VEL, G_NC
 from dem.run.probes import Interface, ProbeContext
 from tests.builders import energies
 
@@ -36,7 +36,7 @@ def test_head_on_spheres_of_two_clumps_follow_hertz(ti_cpu):
     vb = sim.layout.clump(rows, 1, C_VEL)[:, 0]
     # peak overlap and duration of the two-body Hertz impact (2000 steps per contact: 1e-4 and ±2 steps)
     assert abs(np.max(2 * R - (xb - xa)) - d_max) < 1e-4 * d_max
-    assert abs(np.count_nonzero(rows[:, 7] > 0) * t_c / 2000 - t_c) < 2 * t_c / 2000
+    assert abs(np.count_nonzero(rows[:, G_NC] > 0) * t_c / 2000 - t_c) < 2 * t_c / 2000
     # undamped: the spheres swap velocities (elastic), momentum stays zero to round-off
     assert abs(va[-1] + V) < 1e-6 * V and abs(vb[-1] - V) < 1e-6 * V
     assert np.max(np.abs(va + vb)) < 1e-12

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from dem.physics.contact_law import hertz_impact, hertz_stiffness_factor, restitution_from_beta_hertz
-from dem.physics.recording import C_POS, C_VEL
+from dem.physics.recording import C_POS, C_VEL, G_NC
 from tests.builders import energies, sphere_on_wall
 
 R, M, V, G_MOD = 0.01, 0.05, 1.0, 1e9
@@ -25,7 +25,7 @@ def _bounce(dem, beta=0.0, *, implicit=True, dt=DT):
 def test_hertz_contact_duration_and_peak_overlap(ti_cpu):
     sim, rows = _bounce(ti_cpu)
     z = sim.layout.clump(rows, 0, C_POS)[:, 2]
-    touching = rows[:, 7] > 0
+    touching = rows[:, G_NC] > 0
     duration = np.count_nonzero(touching) * DT
     # peak overlap is sampled every step: the sampling error is (v Δt)²-small; tolerance 1e-4 relative
     assert abs((R - z.min()) - D_MAX) < 1e-4 * D_MAX

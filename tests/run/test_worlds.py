@@ -145,6 +145,7 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     dem = ti_cpu
     from dem.device import layout
     from dem.device.kernel_lang import ti
+    from dem.physics.recording import G_NC
 
     models = [colliding_boxes(dem)]
     ref = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True).advance(600)[0]
@@ -152,14 +153,14 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     c = sim.contacts
     assert c.counters()[0, layout.CT_N_PAIRS] == 0  # apart at t = 0: an empty list, nothing to keep
     c.pairs = ti.ndarray(ti.types.vector(4, ti.i32), 2)  # one pair per half of the world's region
-    c.pair_hist = ti.ndarray(ti.types.vector(4, dem.device.runtime.real()), 2)
+    c.pair_hist = ti.ndarray(ti.types.vector(layout.HIST_WIDTH, dem.device.runtime.real()), 2)
     c.pairs.fill(0)
     c.pair_hist.fill(0.0)
     c.pair_capacity = 1
     sim._pack_cache = None
     out = sim.advance(600)[0]
     assert c.pair_capacity > 40  # grown to hold the ~50 pairs of the meeting faces
-    assert ref[:, 7].max() > 20  # [contacts] the faces met (then bounced apart)
+    assert ref[:, G_NC].max() > 20  # [contacts] the faces met (then bounced apart)
     assert _compare(ref, out) < AGREEMENT
 
 
