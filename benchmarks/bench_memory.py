@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ["0.08:0.2", "0.08:0.12", "0.08:0.08", "0.0615:0.0615"]
-"""r1:r2 pairs [m]. r1 must keep the pier tops in register with the deck (see validation/cases/pier_deck.py,
+"""r1:r2 pairs [m]. r1 must keep the pier tops in register with the deck (see validation/cases/pier_deck/settings.py,
 R1_FINE): 80 mm and 1.6/26 m do."""
 
 

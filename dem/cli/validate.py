@@ -223,9 +223,9 @@ def write_report(out: Path, *, command: str) -> Path:
 
 def run_case(name: str, out: Path, *, quick: bool):
     """Run one case and write its folder (case.md, result.json); returns the CaseResult."""
-    from validation.cases import get_case
+    from validation.cases import run as run_stages
 
-    result = get_case(name).run(out, quick=quick)
+    result = run_stages(name, out, quick=quick)
     stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     gating = [m for m in result.metrics if m.gate and m.passed is not None]
     record = {

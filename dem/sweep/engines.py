@@ -174,7 +174,7 @@ def _rigid_reference(batch: Batch, params: dict) -> dict:
         ref["alpha_nominal"] = float(scene.info["alpha_rad"])
         ref["delay"] = float(scene.info.get("shaking_delay_s", 0.0))
         if batch.options.get("rigid_geometry", "nominal") == "edge":
-            from validation.cases.common import pivot_geometry
+            from validation.rocking.pivot import pivot_geometry
 
             geo = pivot_geometry(scene.model, 0)
             nominal = geo.__class__(0.5 * ref["width"], 0.5 * ref["height"], 0.0, geo.mass, geo.inertia_g, geo.g)

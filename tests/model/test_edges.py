@@ -2,7 +2,7 @@
 own base plane (dem/model/box_clump.py derives the geometry).
 
 The rigid references: Housner's sharp block (Housner 1963), and the block rolling without slip on its edge
-sphere (validation.cases.common.PivotGeometry, exact for a rigid clump; centre of the edge sphere at
+sphere (validation.rocking.pivot.PivotGeometry, exact for a rigid clump; centre of the edge sphere at
 b' = W/2, h' = H/2 − r with true edges, b' = W/2 − r with rounded ones).
 """
 
@@ -14,7 +14,7 @@ import pytest
 from dem.model.box_clump import ZONE_BASE, box_clump
 from dem.physics.recording import C_QUAT
 from tests.physics.test_block_free_rocking import first_zero, housner_impact_time
-from validation.cases.common import pivot_geometry
+from validation.rocking.pivot import pivot_geometry
 
 THETA0 = math.radians(2.9)  # the Peña release tilt (004 Fig. 7)
 TOL_HOUSNER = 1e-2
@@ -63,7 +63,7 @@ def test_true_edges_put_the_envelope_on_the_box_edges_and_base():
     assert np.isclose(np.abs(rounded.centers[:, 0]).max(), w / 2 - r)
     # the pivot geometry the validation reads off the template: b' = W/2 (true), W/2 − r (rounded)
     props = tpl.mass_from_solid(mass=503.0)
-    from validation.cases.common import template_pivot_geometry
+    from validation.rocking.pivot import template_pivot_geometry
 
     g_true = template_pivot_geometry(tpl, props.center, 503.0, float(props.inertia[1, 1]))
     g_round = template_pivot_geometry(rounded, props.center, 503.0, float(props.inertia[1, 1]))

@@ -35,7 +35,6 @@ import numpy as np
 from validation.cases.common import (
     CaseResult,
     Metric,
-    Timer,
     fmt,
     md_table,
     metric_info,
@@ -44,7 +43,7 @@ from validation.cases.common import (
     restitution_from_peaks,
     save_figure,
 )
-from validation.cases.damping import PEAKS, run_one
+from validation.cases.runs import PEAKS, pena_peaks
 from validation.data import load_reference
 
 NAME = "calibration"
@@ -76,7 +75,12 @@ FULL = Settings({"r_base": 0.005, "r_core": 0.04, "mu": 0.7}, 2.5, 0.005, (0.005
 QUICK = Settings({"r_base": 0.01, "r_core": 0.05, "mu": 0.7}, 2.5, 0.02, ())
 
 
-# ------------------------------------------------------------------------------------------------- run
+# -------------------------------------------------------------------------------------------- simulate
+def paper_peaks() -> np.ndarray:
+    """Step 1's target: 004 Fig. 7's peaks [deg] (validation/data/pena_block1.json)."""
+    return np.asarray(load_reference("pena_block1").value("peak_theta_deg"), float)
+
+
 def fit_beta(cfg: Settings, damping_mass: str, paper: np.ndarray) -> dict:
     """Steps 3–4 of the protocol for one dashpot mass: every evaluated run, β*, its standard error."""
     from scipy.optimize import minimize_scalar
@@ -86,7 +90,7 @@ def fit_beta(cfg: Settings, damping_mass: str, paper: np.ndarray) -> dict:
     def peaks(beta: float) -> np.ndarray:
         key = round(beta, 7)
         if key not in runs:
-            runs[key] = run_one(cfg.base | {"beta_n": key, "beta_s": key, "damping_mass": damping_mass}, cfg.t_end)
+            runs[key] = pena_peaks(cfg.base | {"beta_n": key, "beta_s": key, "damping_mass": damping_mass}, cfg.t_end)
         p = np.asarray(runs[key]["peaks_deg"], float)
         return np.pad(p, (0, max(0, PEAKS - len(p))))[:PEAKS]  # a run that stops early has peaks 0
 
@@ -107,17 +111,31 @@ def fit_beta(cfg: Settings, damping_mass: str, paper: np.ndarray) -> dict:
             "runs": sorted(([b, r["peaks_deg"], r["e_mean"]] for b, r in runs.items()), key=lambda x: x[0])}
 
 
-def run_fits(cfg: Settings, paper: np.ndarray) -> dict:
-    """The fit for every dashpot mass; None for those the kernels do not implement yet."""
+def simulate(cfg: Settings) -> dict:
+    """The fit for every dashpot mass (each evaluation of the cost a DEM run); None for those the kernels do not
+    implement yet."""
     from dem.model.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
 
+    paper = paper_peaks()
     return {opt: (fit_beta(cfg, opt, paper) if opt in DAMPING_MASSES_IN_KERNELS else None) for opt in DAMPING_MASSES}
 
 
+# --------------------------------------------------------------------------------------------- analyse
+def analyse(fits: dict, cfg: Settings) -> dict:
+    """The target and the restitution its peaks imply (Housner's block, 0.25 × 1.0 m), beside the fits."""
+    from validation.rocking.closed_form import slenderness
+
+    paper = paper_peaks()
+    e_paper = restitution_from_peaks(paper, slenderness(0.25, 1.0))
+    return {"fits": fits, "paper": paper, "e_paper": e_paper, "e_paper_mean": float(np.mean(e_paper))}
+
+
 # ---------------------------------------------------------------------------------------- metrics/report
-def metrics(fits: dict, e_paper_mean: float) -> list[Metric]:
+def metrics(an: dict, cfg: Settings) -> list[Metric]:
+    """Per dashpot mass: the fit is interior, β* and its error, the residual, e at β*, the fitted run's balance."""
+    e_paper_mean = an["e_paper_mean"]
     mets: list[Metric] = []
-    for opt, f in fits.items():
+    for opt, f in an["fits"].items():
         if f is None:
             mets.append(metric_info(f"{opt}: fitted β", "not available",
                                     note="not in the contact kernels (dem.model.materials.DAMPING_MASSES_IN_KERNELS)"))
@@ -138,8 +156,9 @@ def metrics(fits: dict, e_paper_mean: float) -> list[Metric]:
     return mets
 
 
-def report(res: CaseResult, fits: dict, paper: np.ndarray, e_paper: np.ndarray, cfg: Settings,
-           out_dir: Path) -> None:
+def report(res: CaseResult, fits: dict, an: dict, cfg: Settings, out_dir: Path) -> None:
+    """The fit per dashpot mass, its figure, the summary and the data."""
+    paper, e_paper = an["paper"], an["e_paper"]
     body = [f"Target: 004 Fig. 7's peaks {fmt(paper, 3)}° (implied restitution {fmt(e_paper, 3)}). Model: "
             f"pena_block with {', '.join(f'{k} = {v}' for k, v in cfg.base.items())}, true edges, {cfg.t_end:g} s "
             "per run."]
@@ -197,23 +216,6 @@ def report(res: CaseResult, fits: dict, paper: np.ndarray, e_paper: np.ndarray, 
         f"{opt}: β* = {f['beta']:.4f} ± {f['beta_se']:.4f}, RMS {f['rms_deg']:.3f}°, "
         f"peaks {fmt(f['best']['peaks_deg'], 3)}°"
         for opt, f in fits.items()) + f" (004 Fig. 7: {fmt(paper, 3)}°)."
-
-
-def run(out_dir: Path, *, quick: bool) -> CaseResult:
-    """Run the calibration; figures in out_dir/calibration/."""
-    clock = Timer()
-    cfg = QUICK if quick else FULL
-    res = CaseResult(NAME, TITLE, quick)
-    ref = load_reference("pena_block1")
-    paper = np.asarray(ref.value("peak_theta_deg"), float)
-    from validation.rocking.closed_form import slenderness
-
-    e_paper = restitution_from_peaks(paper, slenderness(0.25, 1.0))
-    fits = run_fits(cfg, paper)
-    res.metrics = metrics(fits, float(np.mean(e_paper)))
-    report(res, fits, paper, e_paper, cfg, Path(out_dir))
     res.data = {"settings": {"base": cfg.base, "t_end": cfg.t_end, "xatol": cfg.xatol, "scan": list(cfg.scan),
                              "bounds": list(BETA_BOUNDS)},
                 "paper_peaks_deg": paper.tolist(), "fits": fits}
-    res.wall_time_s = clock()
-    return res

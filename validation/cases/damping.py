@@ -34,26 +34,20 @@ import numpy as np
 from validation.cases.common import (
     CaseResult,
     Metric,
-    Timer,
-    find_swings,
-    fit_restitution,
     fmt,
     md_table,
     metric_info,
     metric_max,
     peaks_for_restitution,
-    pivot_geometry,
     pyplot,
     restitution_from_peaks,
     save_figure,
 )
+from validation.cases.runs import PEAKS, pena_peaks
 from validation.data import load_reference
 
 NAME = "damping"
 TITLE = "Damping of the Peña block's impacts vs packing, β and dashpot mass (issue 15)"
-
-PEAKS = 6
-"""Peaks per run (004 Fig. 7 has six: the release tilt and five after impacts)."""
 
 TOL_ENERGY = 2e-3
 """Largest relative energy-balance error of every run (spec §4): the ledger books what the dashpots
@@ -95,34 +89,8 @@ FULL = Settings({"r_core": 0.04, "mu": 0.7}, 2.0, (0.02, 0.01, 0.0075, 0.005, 0.
 QUICK = Settings({"r_core": 0.05, "mu": 0.7}, 2.0, (0.02, 0.01), (0.05, 0.15), 0.01)
 
 
-# ------------------------------------------------------------------------------------------------- run
-def run_one(overrides: dict, t_end: float) -> dict:
-    """One pena_block run: peaks [deg], per-impact restitution, landing-edge contacts, balance error."""
-    import dem
-    from dem.run.driver import run_scene
-    from dem.scenes.scene import build_scene
-
-    dem.device.runtime.ensure_init()
-    scene = build_scene("pena_block", overrides)
-    out = run_scene(scene, t_end=t_end, progress=False, plots=False)
-    geom = pivot_geometry(scene.model)
-    h = out.history
-    sw = find_swings(h["t"], h["theta_deg"])
-    peaks = np.abs(sw.peaks[:PEAKS])
-    e = restitution_from_peaks(peaks, geom.alpha)
-    tpl = scene.model.clumps[0].template
-    low = np.isclose(tpl.centers[:, 2] - tpl.radii, (tpl.centers[:, 2] - tpl.radii).min())
-    edge = low & np.isclose(tpl.centers[:, 0], tpl.centers[low, 0].max())
-    on_base = edge & (np.abs(tpl.centers[:, 1]) < 0.5 * scene.params["wall_depth"])
-    return {"peaks_deg": peaks.tolist(), "peak_times_s": sw.peak_times[:PEAKS].tolist(),
-            "restitution": e.tolist(), "e_mean": float(np.mean(e)) if len(e) else math.nan,
-            "e_fit": fit_restitution(peaks, geom.alpha) if len(peaks) > 1 else math.nan,
-            "alpha_prime_deg": math.degrees(geom.alpha), "edge_contacts": int(on_base.sum()),
-            "balls": int(scene.model.ball_count), "first_impact_s": float(sw.impact_times[0]),
-            "max_energy_error": float(out.summary["max_energy_error"]), "wall_time_s": out.summary["wall_time_s"]}
-
-
-def run_series(cfg: Settings) -> dict:
+# -------------------------------------------------------------------------------------------- simulate
+def simulate(cfg: Settings) -> dict:
     """Every run of the case: {damping_mass: {"r1": [(r1, run)], "beta": [(β, run)]}} for the options the
     kernels implement; the others map to None."""
     from dem.model.materials import DAMPING_MASSES, DAMPING_MASSES_IN_KERNELS
@@ -137,8 +105,8 @@ def run_series(cfg: Settings) -> dict:
         def get(r1: float, beta: float, option=option, cache=cache) -> dict:
             key = (r1, beta)
             if key not in cache:
-                cache[key] = run_one(cfg.base | {"r_base": r1, "beta_n": beta, "beta_s": beta,
-                                                 "damping_mass": option}, cfg.t_end)
+                cache[key] = pena_peaks(cfg.base | {"r_base": r1, "beta_n": beta, "beta_s": beta,
+                                                    "damping_mass": option}, cfg.t_end)
             return cache[key]
 
         out[option] = {"r1": [(r, get(r, 0.15)) for r in cfg.r_values],
@@ -187,7 +155,7 @@ def analyse(series: dict, cfg: Settings) -> dict:
     return out
 
 
-def metrics(an: dict) -> list[Metric]:
+def metrics(an: dict, cfg: Settings) -> list[Metric]:
     """Gating: the energy ledger closes in every run; under "shared" the peaks agree within 1 % across the
     test packing and finer ones. Under "body" the packing dependence is reported, not gated (it is the finding)."""
     mets: list[Metric] = []
@@ -223,7 +191,7 @@ def metrics(an: dict) -> list[Metric]:
 
 # --------------------------------------------------------------------------------------------- report
 def report(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path) -> None:
-    """Sections, figures and summary of the case."""
+    """Sections, figures, summary and data of the case."""
     head = ["value", "balls", "N edge", "peaks [°]", "e per impact", "mean e", "fitted e", "first impact [s]",
             "balance error", "wall [s]"]
 
@@ -272,6 +240,25 @@ def report(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path
                 "calibration case fits the β that reproduces 004's decay.")
     res.sections.append(("Results", "\n\n".join(body)))
 
+    _figures(res, series, an, cfg, out_dir)
+    parts = []
+    for option, a in an["options"].items():
+        if a is None:
+            parts.append(f"{option}: not available yet")
+        else:
+            parts.append(f"{option}: mean e {fmt(a['e_means'], 3)} for r1 = "
+                         f"{', '.join(f'{1e3 * v:g}' for v in a['r1_values'])} mm (peaks change by "
+                         f"{a['peak_change_finest']:.1%} between the two finest)")
+    res.summary = ("; ".join(parts) + f". Housner e {an['e_housner']:.3f}, 004 Fig. 7 implies "
+                   f"{an['e_paper_mean']:.3f}.")
+    res.data = {"settings": {"base": cfg.base, "t_end": cfg.t_end, "r_values": list(cfg.r_values),
+                             "betas": list(cfg.betas), "r_beta": cfg.r_beta},
+                "series": {k: (None if v is None else {s: [[x, r] for x, r in v[s]] for s in v})
+                           for k, v in series.items()}, "analysis": an}
+
+
+def _figures(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path) -> None:
+    """Peaks and restitution vs r1 and β per dashpot mass; under "body", the loss per impact against √N."""
     plt = pyplot()
     avail = {k: v for k, v in series.items() if v is not None}
     fig, axes = plt.subplots(1, 3, figsize=(10, 3.2))
@@ -324,30 +311,3 @@ def report(res: CaseResult, series: dict, an: dict, cfg: Settings, out_dir: Path
         res.figures.append(save_figure(fig, Path(out_dir) / NAME, Path(out_dir), "damping_sqrt_n.png",
                                        "Loss per impact against √N, N the landing edge's contacts: the "
                                        "body-mass dashpots damp more as the packing is refined."))
-    parts = []
-    for option, a in an["options"].items():
-        if a is None:
-            parts.append(f"{option}: not available yet")
-        else:
-            parts.append(f"{option}: mean e {fmt(a['e_means'], 3)} for r1 = "
-                         f"{', '.join(f'{1e3 * v:g}' for v in a['r1_values'])} mm (peaks change by "
-                         f"{a['peak_change_finest']:.1%} between the two finest)")
-    res.summary = ("; ".join(parts) + f". Housner e {an['e_housner']:.3f}, 004 Fig. 7 implies "
-                   f"{an['e_paper_mean']:.3f}.")
-
-
-def run(out_dir: Path, *, quick: bool) -> CaseResult:
-    """Run the case; figures in out_dir/damping/."""
-    clock = Timer()
-    cfg = QUICK if quick else FULL
-    res = CaseResult(NAME, TITLE, quick)
-    series = run_series(cfg)
-    an = analyse(series, cfg)
-    res.metrics = metrics(an)
-    report(res, series, an, cfg, Path(out_dir))
-    res.data = {"settings": {"base": cfg.base, "t_end": cfg.t_end, "r_values": list(cfg.r_values),
-                             "betas": list(cfg.betas), "r_beta": cfg.r_beta},
-                "series": {k: (None if v is None else {s: [[x, r] for x, r in v[s]] for s in v})
-                           for k, v in series.items()}, "analysis": an}
-    res.wall_time_s = clock()
-    return res

@@ -3,7 +3,7 @@ rocking across two packings, and the pier–deck bridge at 0.5 g, under both das
 
 Runs:
 - the single pier (Itiola & El Shamy 2024, Table 3: 1.6 × 9.6 × 5 m, μ = 0.59) released from rest at
-  ½ α' on a fixed base (single_pier.free_rocking), 12 s, with r1 = 80 mm (Table 3) and 60 mm, under
+  ½ α' on a fixed base (runs.pier_free_rocking), 12 s, with r1 = 80 mm (Table 3) and 60 mm, under
   ``damping_mass = "body"`` with Table 3's β = 0.015 and under ``"shared"`` with the β calibrated on the Peña
   block (BETA_SHARED, the calibration case). Each run's swing peaks are divided by its release angle (the
   release is ½ α', and α' moves with r1 by r sin α cos α / h on true edges), and its constant restitution is
@@ -27,7 +27,7 @@ import numpy as np
 
 from validation.cases.common import (
     CaseResult,
-    Timer,
+    Metric,
     fmt,
     md_table,
     metric_info,
@@ -35,6 +35,7 @@ from validation.cases.common import (
     pyplot,
     save_figure,
 )
+from validation.cases.runs import pier_free_rocking, run_dem
 
 NAME = "transfer"
 TITLE = "The calibrated β carried to the pier and the bridge, under both dashpot masses (issue 15)"
@@ -68,16 +69,20 @@ QUICK = Settings((0.08, 0.06), 8.0, False)
 OPTIONS = (("body", BETA_TABLE3), ("shared", BETA_SHARED))
 
 
+# -------------------------------------------------------------------------------------------- simulate
+def simulate(cfg: Settings) -> dict:
+    """{"free": free_runs, "bridge": bridge_runs (None: not run)}."""
+    return {"free": free_runs(cfg), "bridge": bridge_runs() if cfg.bridge else None}
+
+
 def free_runs(cfg: Settings) -> dict:
     """{option: [(r1, run)]}: the pier's free rocking per dashpot mass and packing."""
-    from validation.cases.single_pier import free_rocking
-
     out: dict = {}
     for option, beta in OPTIONS:
         out[option] = []
         for r1 in cfg.r_values:
-            r = free_rocking(0.5, cfg.t_free, overrides={"r_base": r1, "damping_mass": option, "beta_n": beta,
-                                                          "beta_s": beta})
+            r = pier_free_rocking(0.5, cfg.t_free, overrides={"r_base": r1, "damping_mass": option,
+                                                               "beta_n": beta, "beta_s": beta})
             peaks = np.asarray(r["peaks_deg"], float)
             out[option].append((r1, {"peaks_deg": peaks.tolist(), "release_deg": float(math.degrees(r["theta0"])),
                                      "ratios": (peaks / math.degrees(r["theta0"])).tolist(), "e_fit": r["e_fit"],
@@ -89,8 +94,6 @@ def free_runs(cfg: Settings) -> dict:
 
 def bridge_runs() -> dict:
     """{option: summary} of the pier–deck bridge at 0.5 g, 18 s."""
-    from validation.cases.single_pier import run_dem
-
     out = {}
     for option, beta in OPTIONS:
         scene, h, summary, status = run_dem("pier_deck", {"damping_mass": option, "beta_n": beta, "beta_s": beta},
@@ -111,33 +114,44 @@ def _change(runs: list) -> float:
     return max(float(np.max(np.abs(x[1:n] / ref[1:n] - 1))) for x in ratios[:-1]) if n > 1 else math.nan
 
 
-def run(out_dir: Path, *, quick: bool) -> CaseResult:
-    """Run the case; figures in out_dir/transfer/."""
-    clock = Timer()
-    cfg = QUICK if quick else FULL
-    res = CaseResult(NAME, TITLE, quick)
-    free = free_runs(cfg)
-    bridge = bridge_runs() if cfg.bridge else None
-    rs = ", ".join(f"{1e3 * v:g}" for v in cfg.r_values)
-    changes = {opt: _change(runs) for opt, runs in free.items()}
-    worst = max(r["max_energy_error"] for runs in free.values() for _, r in runs)
-    res.metrics.append(metric_max(f"shared (β = {BETA_SHARED:g}): pier's swings across r1 = {rs} mm, largest change",
-                                  changes["shared"], TOL_PEAKS, source="issue 15, item 3",
-                                  note="peaks ÷ release angle, relative to the finest packing"))
-    res.metrics.append(metric_info(f"body (β = {BETA_TABLE3:g}): pier's swings across r1 = {rs} mm, largest change",
-                                   changes["body"], note="not converged: body-mass dashpots damp as β√N"))
-    for opt, runs in free.items():
-        res.metrics.append(metric_info(f"{opt}: pier's fitted restitution vs r1", [r["e_fit"] for _, r in runs],
-                                       note=f"r1 = {rs} mm"))
-    res.metrics.append(metric_max("energy balance, largest error of the free-rocking runs", worst, TOL_ENERGY,
-                                  source="Itiola & El Shamy 2024, §4.2"))
-    if bridge:
-        for opt, b in bridge.items():
-            res.metrics.append(metric_info(f"{opt} (β = {b['beta']:g}): bridge at 0.5 g, peak |θ|/α of the piers",
-                                           max(b["peak_theta_over_alpha"]),
-                                           note=("overturned" if b["overturned"] else "stands")
-                                           + f"; energy balance {fmt(b['max_energy_error'])}"))
+# --------------------------------------------------------------------------------------------- analyse
+def analyse(runs: dict, cfg: Settings) -> dict:
+    """Per dashpot mass: the swings' largest change across the packings and the fitted restitutions; the
+    largest balance error of the free-rocking runs."""
+    free = runs["free"]
+    return {"changes": {opt: _change(r) for opt, r in free.items()},
+            "worst_energy": max(r["max_energy_error"] for rs in free.values() for _, r in rs),
+            "e_fit": {opt: [r["e_fit"] for _, r in rs] for opt, rs in free.items()},
+            "r1_text": ", ".join(f"{1e3 * v:g}" for v in cfg.r_values), "bridge": runs["bridge"]}
 
+
+# --------------------------------------------------------------------------------------------- metrics
+def metrics(an: dict, cfg: Settings) -> list[Metric]:
+    """Gating: under "shared" the swings agree across the packings; the free runs' ledger closes. The rest is
+    reported."""
+    changes, rs = an["changes"], an["r1_text"]
+    mets = [metric_max(f"shared (β = {BETA_SHARED:g}): pier's swings across r1 = {rs} mm, largest change",
+                       changes["shared"], TOL_PEAKS, source="issue 15, item 3",
+                       note="peaks ÷ release angle, relative to the finest packing"),
+            metric_info(f"body (β = {BETA_TABLE3:g}): pier's swings across r1 = {rs} mm, largest change",
+                        changes["body"], note="not converged: body-mass dashpots damp as β√N")]
+    for opt, e in an["e_fit"].items():
+        mets.append(metric_info(f"{opt}: pier's fitted restitution vs r1", e, note=f"r1 = {rs} mm"))
+    mets.append(metric_max("energy balance, largest error of the free-rocking runs", an["worst_energy"], TOL_ENERGY,
+                           source="Itiola & El Shamy 2024, §4.2"))
+    for opt, b in (an["bridge"] or {}).items():
+        mets.append(metric_info(f"{opt} (β = {b['beta']:g}): bridge at 0.5 g, peak |θ|/α of the piers",
+                                max(b["peak_theta_over_alpha"]),
+                                note=("overturned" if b["overturned"] else "stands")
+                                + f"; energy balance {fmt(b['max_energy_error'])}"))
+    return mets
+
+
+# --------------------------------------------------------------------------------------------- report
+def report(res: CaseResult, runs: dict, an: dict, cfg: Settings, out_dir: Path) -> None:
+    """The tables, the finding, the figure, the summary and the data."""
+    free, bridge = runs["free"], runs["bridge"]
+    changes, rs, e = an["changes"], an["r1_text"], an["e_fit"]
     head = ["r1 [mm]", "α' [°]", "release [°]", "peaks ÷ release", "fitted e", "balance error", "wall [s]"]
     body = []
     for opt, beta in OPTIONS:
@@ -150,7 +164,6 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                  b["max_energy_error"], b["wall_time_s"]] for opt, b in bridge.items()]
         body.append("**Pier–deck bridge, 0.5 g, 18 s**\n\n" + md_table(
             ["damping_mass", "β", "peak \\|θ\\|/α, piers 1–4", "overturned", "balance error", "wall [s]"], rows))
-    e = {opt: [r["e_fit"] for _, r in runs] for opt, runs in free.items()}
     body.append(
         f"**Finding.** Under 'shared' the pier's swings, divided by their release angle, agree within "
         f"{changes['shared']:.2%} between r1 = {rs} mm (fitted e {fmt(e['shared'], 4)}); under 'body' with "
@@ -182,5 +195,3 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     res.data = {"free": {opt: [(r1, {k: v for k, v in r.items() if k not in ("t", "theta_deg")}) for r1, r in runs]
                          for opt, runs in free.items()}, "changes": changes, "bridge": bridge,
                 "beta_shared": BETA_SHARED, "beta_table3": BETA_TABLE3}
-    res.wall_time_s = clock()
-    return res

@@ -9,10 +9,11 @@ shortened).
 
 Which threshold. The DEM block stands on the spheres of its bottom layer: the outer contact points are
 b' from the centre line, below G by h' + r1 = H/2, so it uplifts at g tan α_u with tan α_u = b'/(H/2)
-(common.PivotGeometry.uplift_alpha). With the box builder's default true edges b' = W/2 and tan α_u is the
-sharp block's tan α = 1/3; with ``edges=rounded`` b' = W/2 − r1 (0.317 for r1 = 5 mm, 0.300 for 10 mm). The
+(validation.rocking.pivot.PivotGeometry.uplift_alpha). With the box builder's default true edges b' = W/2 and
+tan α_u is the sharp block's tan α = 1/3; with ``edges=rounded`` b' = W/2 − r1 (0.317 for r1 = 5 mm, 0.300 for
+10 mm). The
 amplitudes are set as fractions of g tan α_u, and the rigid reference is the rectangle with α_u and the DEM
-block's p (common.PivotGeometry.equivalent_rectangle), so the comparison is about the uplift mechanism,
+block's p (PivotGeometry.equivalent_rectangle), so the comparison is about the uplift mechanism,
 whatever the edges.
 """
 
@@ -28,16 +29,14 @@ from validation.cases.common import (
     CaseResult,
     G,
     Metric,
-    PivotGeometry,
-    Timer,
     fmt,
     md_table,
     metric_abs,
     metric_info,
     pyplot,
     save_figure,
-    template_pivot_geometry,
 )
+from validation.rocking.pivot import PivotGeometry, template_pivot_geometry
 
 NAME = "uplift"
 TITLE = "Uplift threshold: a block shaken just below and just above g tan α"
@@ -124,27 +123,38 @@ def _first_rocking(t: np.ndarray, theta_deg: np.ndarray, threshold: float) -> tu
     return (float(t[i[0]]), float(np.sign(theta_deg[i[0]]))) if len(i) else (None, 0.0)
 
 
-def run(out_dir: Path, *, quick: bool) -> CaseResult:
-    """Run the uplift case; figure in out_dir/uplift/."""
+# -------------------------------------------------------------------------------------------- simulate
+def simulate(cfg: Settings) -> dict:
+    """The block shaken at each level (÷ g tan α_u): {"geom": its PivotGeometry, "runs": [{"level", "signal",
+    "history", "summary"}]}."""
     import dem
     from dem.model.base_motion import RampedSine
     from dem.run.driver import run_scene
-    from validation.rocking import base_excited
 
     dem.device.runtime.ensure_init()
-    clock = Timer()
-    cfg = QUICK if quick else FULL
-    res = CaseResult(NAME, TITLE, quick)
     geom = geometry(cfg)
     tan_u = math.tan(geom.uplift_alpha)
-    w_eq, h_eq = geom.equivalent_rectangle(alpha=geom.uplift_alpha)
-    quarter = 0.25 / cfg.frequency
     runs = []
     for level in cfg.levels:
         sig = RampedSine(pga_g=level * tan_u, frequency=cfg.frequency, ramp_end=cfg.ramp_end, hold_end=cfg.hold_end,
                          stop=cfg.stop)
         out = run_scene(build(cfg, sig), progress=False, plots=False)
-        h = out.history
+        runs.append({"level": level, "signal": sig, "history": out.history, "summary": out.summary})
+    return {"geom": geom, "runs": runs}
+
+
+# --------------------------------------------------------------------------------------------- analyse
+def analyse(sim: dict, cfg: Settings) -> dict:
+    """Per level, the rigid block (α_u and the DEM block's p, Housner's e: validation.rocking.base_excited) under
+    the same base acceleration, and whether, when and which way each rocks."""
+    from validation.rocking import base_excited
+
+    geom = sim["geom"]
+    tan_u = math.tan(geom.uplift_alpha)
+    w_eq, h_eq = geom.equivalent_rectangle(alpha=geom.uplift_alpha)
+    runs = []
+    for run in sim["runs"]:
+        level, sig, h = run["level"], run["signal"], run["history"]
         rigid = base_excited(w_eq, h_eq, sig.acceleration, cfg.t_end, dt=1e-3)
         th_r = np.degrees(rigid.theta)
         t_dem, s_dem = _first_rocking(h["t"], h["theta_deg"], UPLIFT_DEG)
@@ -158,11 +168,18 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
                      "dem_peak_deg": float(np.max(np.abs(h["theta_deg"]))),
                      "rigid_peak_deg": float(np.nanmax(np.abs(th_r))),
                      "dem_final_slide_mm": 1e3 * float(slide[-1]), "dem_final_theta_deg": float(h["theta_deg"][-1]),
-                     "max_energy_error": float(out.summary["max_energy_error"]),
-                     "wall_time_s": out.summary["wall_time_s"],
+                     "max_energy_error": float(run["summary"]["max_energy_error"]),
+                     "wall_time_s": run["summary"]["wall_time_s"],
                      "_t": h["t"], "_th": h["theta_deg"], "_tr": rigid.t, "_thr": th_r,
                      "_acc": h["base_acc"]})
+    return {"geom": geom, "tan_u": tan_u, "equivalent_rectangle": (w_eq, h_eq), "quarter": 0.25 / cfg.frequency,
+            "runs": runs}
 
+
+# --------------------------------------------------------------------------------------------- metrics
+def metrics(an: dict, cfg: Settings) -> list[Metric]:
+    """Per level: the DEM rocks as the rigid block does, from the same half-cycle and towards the same edge."""
+    runs, quarter, tan_u, geom = an["runs"], an["quarter"], an["tan_u"], an["geom"]
     mets: list[Metric] = []
     for r in runs:
         lv = f"{r['level']:g} g tan α_u"
@@ -189,7 +206,14 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
     mets.append(metric_info("uplift threshold tan α_u of the DEM block", tan_u, 1.0 * WIDTH / HEIGHT,
                             source="sharp block: tan α = W/H",
                             note=f"b'/(H/2) with b' = W/2 − r1 = {geom.half_width:.4f} m"))
-    res.metrics = mets
+    return mets
+
+
+# --------------------------------------------------------------------------------------------- report
+def report(res: CaseResult, sim: dict, an: dict, cfg: Settings, out_dir: Path) -> None:
+    """The table of runs, the figure, the summary and the data."""
+    runs, tan_u, geom = an["runs"], an["tan_u"], an["geom"]
+    w_eq, h_eq = an["equivalent_rectangle"]
     res.data = {"settings": {"r_base": cfg.r_base, "levels": list(cfg.levels), "frequency_Hz": cfg.frequency,
                              "t_end": cfg.t_end},
                 "tan_alpha_uplift": tan_u, "alpha_prime_deg": math.degrees(geom.alpha), "p_rad_s": geom.p,
@@ -240,5 +264,3 @@ def run(out_dir: Path, *, quick: bool) -> CaseResult:
         f"({fmt([r['level'] for r in above])}×): {fmt([r['dem_rocks'] for r in above])} (rigid: "
         f"{fmt([r['rigid_rocks'] for r in above])}), first uplift at {fmt([r['dem_first_s'] for r in above])} s "
         f"vs {fmt([r['rigid_first_s'] for r in above])} s.")
-    res.wall_time_s = clock()
-    return res
