@@ -39,10 +39,13 @@ def layer(mod: str) -> str:
 
 
 def modules() -> dict[str, ast.Module]:
-    return {module_name(p): ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.py"))}
+    """Every module of dem and of validation (the reference solvers and cases), parsed."""
+    paths = sorted(PACKAGE.rglob("*.py")) + sorted((PACKAGE.parent / "validation").rglob("*.py"))
+    return {module_name(p): ast.parse(p.read_text(), str(p)) for p in paths}
 
 
 MODULES = modules()
+DEM = [m for m in MODULES if m == "dem" or m.startswith("dem.")]
 
 
 def targets(mod: str, node) -> list[str]:
@@ -106,17 +109,39 @@ def deferrable(mod: str) -> bool:
 
 
 def test_every_module_is_in_a_layer():
-    assert {layer(m) for m in MODULES} <= set(LAYERS)
-    loose = [m for m in MODULES if m.count(".") == 1 and layer(m) == "" and m not in ("dem.__main__",)]
+    assert {layer(m) for m in DEM} <= set(LAYERS)
+    loose = [m for m in DEM if m.count(".") == 1 and layer(m) == "" and m not in ("dem.__main__",)]
     assert loose == [], f"modules outside the layers' folders: {loose}"
 
 
 def test_no_module_imports_a_layer_above_its_own():
     wrong = []
-    for m, (top, inner) in EDGES.items():
+    for m in DEM:
+        top, inner = EDGES[m]
         for t, line in top + inner:
             if t.startswith("dem") and t in MODULES and LAYERS.index(layer(t)) > LAYERS.index(layer(m)):
                 wrong.append(f"{m}:{line} imports {t} ({layer(t) or 'dem'} is above {layer(m)})")
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_dem_uses_validation_in_two_places_only():
+    """The reference solvers are dem's yardstick, not its parts: the engine imports them only in the sweep's
+    rigid engine (the rocking solver), and the validation cases only in `dem validate`."""
+    users = {}
+    for m in DEM:
+        for t, _ in EDGES[m][0] + EDGES[m][1]:
+            if t.split(".")[0] == "validation":
+                users.setdefault(m, set()).add(".".join(t.split(".")[:2]))
+    assert users == {"dem.sweep.engines": {"validation.rocking"},
+                     "dem.cli.validate": {"validation.cases", "validation.data"}}, users
+
+
+def test_references_do_not_use_the_engine():
+    """validation/ checks dem from outside: its reference solvers never import dem (the cases drive dem runs
+    and compare them with the references, so they may)."""
+    wrong = [f"{m}:{line} imports {t}" for m in MODULES if m.startswith("validation.") and
+             not m.startswith("validation.cases") for t, line in EDGES[m][0] + EDGES[m][1]
+             if t.split(".")[0] == "dem"]
     assert wrong == [], "\n".join(wrong)
 
 
@@ -148,8 +173,8 @@ def test_deferred_imports_only_for_heavy_dependencies_or_the_toolchain():
     toolchain (seconds, and its start-up) or a heavy or optional third-party package off a command's path
     (`dem --help` stays at a few tenths of a second)."""
     wrong = []
-    for m, (_, inner) in EDGES.items():
-        for t, line in inner:
+    for m in DEM:
+        for t, line in EDGES[m][1]:
             root = t.split(".")[0]
             if root == "dem":
                 if t not in MODULES:

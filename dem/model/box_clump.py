@@ -8,7 +8,7 @@ neighbouring centres 1.5 R apart), rounded down so the spheres fill each zone ev
 Edges (``edges``). A box of spheres pivots on the sphere of its edge, so where that sphere sits sets the
 rocking geometry. With b = W/2, h = H/2 and the edge sphere's centre at (b', −h') from the centre of mass
 G (radius r), a block rocking onto that edge rolls on the sphere without slip; at tilt θ
-(tests/physics/test_block_free_rocking.py, validation.cases.common.PivotGeometry):
+(tests/physics/test_block_free_rocking.py, validation.rocking.pivot.PivotGeometry):
     G_z(θ) = r + b' sin θ + h' cos θ,   θ̇-arm² A(θ) = (r + b' sin θ + h' cos θ)² + (b' cos θ − h' sin θ)²,
     uplift from rest when |ü_g| > g b'/(h' + r),   V(θ) = m g G_z(θ) peaks at θ = atan(b'/h').
 Housner's sharp block (Housner 1963) is G_z = b sin θ + h cos θ, A = b² + h², uplift at g b/h, V peaking
