@@ -1,5 +1,6 @@
 """Same numbers before and after a change that should not change them: runs three cases through the command
-line, writes the SHA-256 of every ``history.csv`` they produce, and compares with another checkout's digests.
+line, writes the SHA-256 of every history they produce, as history.csv's text, and compares with another
+checkout's digests.
 
     python benchmarks/compare_histories.py --out /tmp/new                # this checkout
     (cd OLD_CHECKOUT && python /path/to/compare_histories.py --out /tmp/old)
@@ -7,14 +8,18 @@ line, writes the SHA-256 of every ``history.csv`` they produce, and compares wit
 
 The cases (serial CPU path, f64): the Peña block at the coarse packing for 0.5 s, the four-pier bridge for 2 s
 at 0.5 g (1 s of settling, then 1 s of Eq. 42's ramp), and a batch of 3 Peña worlds (θ0 = 2, 2.5, 3°) for
-0.3 s. It uses only ``python -m dem.cli run``, so it runs unchanged on a checkout of any layout. Where digests
-differ, the largest difference of each column relative to its largest magnitude is printed.
+0.3 s. It uses only ``python -m dem.cli run``, so it runs unchanged on a checkout of any layout. A checkout that
+writes history.parquet (the default since issue 23) is digested as the history.csv its numbers make (header and
+'%.10g' rows, dem.output.files.format_rows: what ``dem run --csv`` writes), so digests compare across the change
+of format; the digests are keyed by .../history.csv either way. Where digests differ, the largest difference of
+each column relative to its largest magnitude is printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import subprocess
 import sys
@@ -29,8 +34,22 @@ CASES = {
 }
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def history_text(folder: Path) -> bytes:
+    """history.csv's bytes, or the same text made from history.parquet (its float64 values to '%.10g')."""
+    if (folder / "history.csv").exists():
+        return (folder / "history.csv").read_bytes()
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(folder / "history.parquet")
+    data = np.column_stack([table.column(k).to_numpy() for k in table.column_names])
+    buf = io.BytesIO()
+    np.savetxt(buf, data, delimiter=",", fmt="%.10g")
+    return (",".join(table.column_names) + "\n").encode() + buf.getvalue()
+
+
+def digest(folder: Path) -> str:
+    return hashlib.sha256(history_text(folder)).hexdigest()
 
 
 def run_cases(out: Path, names: list[str]) -> dict:
@@ -42,8 +61,8 @@ def run_cases(out: Path, names: list[str]) -> dict:
         subprocess.run([sys.executable, "-m", "dem.cli", "run", *CASES[name], "--out", str(folder),
                         "--no-progress"], check=True)
         print(f"{name}: {time.perf_counter() - t0:.1f} s")
-        for h in sorted(folder.rglob("history.csv")):
-            found[str(h.relative_to(out))] = digest(h)
+        for d in sorted({h.parent for pattern in ("history.csv", "history.parquet") for h in folder.rglob(pattern)}):
+            found[str((d / "history.csv").relative_to(out))] = digest(d)
     (out / "digests.json").write_text(json.dumps(found, indent=1) + "\n")
     return found
 
@@ -51,8 +70,8 @@ def run_cases(out: Path, names: list[str]) -> dict:
 def column_differences(a: Path, b: Path) -> list[str]:
     import numpy as np
 
-    ta = np.genfromtxt(a, delimiter=",", names=True)
-    tb = np.genfromtxt(b, delimiter=",", names=True)
+    ta = np.genfromtxt(io.BytesIO(history_text(a.parent)), delimiter=",", names=True)
+    tb = np.genfromtxt(io.BytesIO(history_text(b.parent)), delimiter=",", names=True)
     if ta.shape != tb.shape or ta.dtype.names != tb.dtype.names:
         return [f"  shapes or columns differ: {ta.shape} {tb.shape}"]
     lines = []

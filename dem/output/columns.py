@@ -2,7 +2,7 @@
 columns a plot puts on one axis) and a short label for legends.
 
 The engine's own columns are described here; each probe (dem.run.probes) describes the columns it writes
-through its ``columns()`` method. A run writes the descriptions of every column of ``history.csv`` into
+through its ``columns()`` method. A run writes the descriptions of every column of its history into
 ``summary.json`` under ``columns``; ``dem plot`` reads them back for its axes and legends.
 Units are SI; "-" marks a dimensionless ratio, "g" a multiple of the gravitational acceleration.
 """

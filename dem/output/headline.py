@@ -2,7 +2,7 @@
 scene's first recorded quantity), when the motion settled or a body tipped over, for summary.json, the
 command line's summary line and the plots' time axis.
 
-Definitions (from history.csv alone, so that ``dem plot`` can redo them):
+Definitions (from the history alone, so that ``dem plot`` can redo them):
 - peak |θ|/α: the largest |rotation| ÷ slenderness over every body with a rocking probe given α;
 - tipped over: the first record where a body's |θ| reaches α (past the static tipping point of a rigid
   block on sharp corners; a body of spheres, pivoting on rounded edges, tips a little earlier);

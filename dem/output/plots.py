@@ -13,7 +13,7 @@ with one colour per body or interface across a figure). Figures:
     plot_energy.png       the energy ledger and its balance error
     plot_diagnostics.png  contact count, largest overlap ÷ radius, monitored critical Δt
 
-The time axis ends shortly after the motion settles (dem.output.headline.plot_end; history.csv keeps the whole
+The time axis ends shortly after the motion settles (dem.output.headline.plot_end; the history file keeps the whole
 record); the settling time and a body tipping over are marked.
 """
 
@@ -167,7 +167,7 @@ def plot_families(history: dict, families: dict[str, list[str]], columns: dict[s
     axes[-1].set_xlabel("time t [s]")
     _mark(axes, motion, t_max)
     if t_max < float(t[-1]) if len(t) else False:
-        axes[-1].annotate(f"record continues to {t[-1]:.4g} s (history.csv)", xy=(1.0, -0.28),
+        axes[-1].annotate(f"record continues to {t[-1]:.4g} s (the history file)", xy=(1.0, -0.28),
                           xycoords="axes fraction", ha="right", fontsize=7, color="0.4")
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()

@@ -7,8 +7,10 @@
     spheres = res.read_frame(-1)                                    # meshio.Mesh (point_data: radius, ...)
     blocks = res.pyvista_frame(-1)                                  # pyvista.MultiBlock (the vis extra)
 
-A folder holds ``history.csv`` (column ``t`` [s], the probes and energies), ``summary.json`` and, when frames
-were written (``dem run --vtk-every/--vtk-fps``), ``run.pvd`` with ``vtk/*.vtu`` (see dem.output.paraview).
+A folder holds the history (``history.parquet``, or ``history.csv`` from ``dem run --csv``: column ``t`` [s],
+the probes and energies; dem.output.history reads either), ``summary.json``, force profiles
+(``profile_<name>.parquet`` or ``.csv``) and, when frames were written (``dem run --vtk-every/--vtk-fps``),
+``run.pvd`` with ``vtk/*.vtu`` (see dem.output.paraview).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from pathlib import Path
 import meshio
 import numpy as np
 
-from .files import CorruptFileError, read_csv
+from .files import CorruptFileError
+from .history import history_path, read_profiles, read_table
 from .paraview import PARTS, PVD_NAME, VTK_DIR
 
 _PVD_ATTRIBUTES = {"timestep", "group", "part", "name", "file"}
@@ -121,7 +124,8 @@ class Results:
 
     Attributes:
         out_dir: the folder.
-        history: ``history.csv`` columns (``t`` [s] first), NumPy arrays of equal length; {} if absent.
+        history: the history's columns (``t`` [s] first; history.parquet or history.csv), NumPy arrays of
+            equal length; {} if absent.
         summary: ``summary.json``; {} if absent.
         frames: (time [s], path of the frame's ``spheres`` VTU) per frame, in time order.
         frame_parts: per frame, {part name: VTU path} (spheres, walls, contacts, clumps).
@@ -191,8 +195,8 @@ class Results:
 
     @property
     def profiles(self) -> dict[str, dict[str, np.ndarray]]:
-        """``profile_<name>.csv`` tables (force distributions), by name."""
-        return {p.stem.removeprefix("profile_"): read_csv(p) for p in sorted(self.out_dir.glob("profile_*.csv"))}
+        """``profile_<name>.parquet`` (or ``.csv``) tables (force distributions), by name."""
+        return read_profiles(self.out_dir)
 
 
 def load_results(out_dir: Path | str) -> Results:
@@ -200,10 +204,11 @@ def load_results(out_dir: Path | str) -> Results:
     out = Path(out_dir)
     if not out.is_dir():
         raise FileNotFoundError(f"out_dir must be an output folder, got {out} (not a folder)")
-    hist_path, summ_path, pvd_path = out / "history.csv", out / "summary.json", out / PVD_NAME
-    if not (hist_path.exists() or summ_path.exists() or pvd_path.exists()):
-        raise FileNotFoundError(f"{out} has none of history.csv, summary.json, {PVD_NAME}: not a dem output folder")
-    history = read_csv(hist_path) if hist_path.exists() else {}
+    summ_path, pvd_path = out / "summary.json", out / PVD_NAME
+    hist_path = history_path(out)
+    if not (hist_path is not None or summ_path.exists() or pvd_path.exists()):
+        raise FileNotFoundError(f"{out} has none of history.parquet, history.csv, summary.json, {PVD_NAME}: not a "
+                                "dem output folder")
     summary = {}
     if summ_path.exists():
         try:
@@ -211,6 +216,8 @@ def load_results(out_dir: Path | str) -> Results:
         except (ValueError, UnicodeDecodeError) as e:
             raise CorruptFileError(f"{summ_path} is not readable JSON ({' '.join(str(e).split())}; truncated or "
                                    "corrupted)") from None
+    hist_path = history_path(out, summary)
+    history = read_table(hist_path) if hist_path is not None else {}
     frames, frame_parts = [], []
     if pvd_path.exists():
         by_time: dict[float, dict[str, Path]] = {}

@@ -21,6 +21,7 @@ is written to a temporary file and renamed, like every output file (dem.output.f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -42,9 +43,11 @@ class CheckpointMismatch(ValueError):
 
 
 # ---------------------------------------------------------------------------------------------- identity
+@functools.cache
 def code_version() -> str:
     """The package version and a digest of its source files: a checkpoint resumes only under the code
-    that wrote it, since any change to the step can change the numbers."""
+    that wrote it, since any change to the step can change the numbers. (Read once per process: the code
+    that runs is the code imported.)"""
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
     for f in sorted(package.rglob("*.py")):
@@ -131,8 +134,9 @@ def load(path: Path | str) -> Checkpoint:
     if path.is_dir():
         path = path / CHECKPOINT_NAME
     if not path.exists():
-        raise ValueError(f"--resume: no checkpoint at {path} (a run writes one at its end, when interrupted, "
-                         "and every --checkpoint-every simulated seconds)")
+        raise ValueError(f"--resume: no checkpoint at {path} (a run keeps one only when asked: dem run --checkpoint "
+                         "or --checkpoint-every S; it then writes one at its end, when interrupted, and as often as "
+                         "asked)")
     try:
         with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}

@@ -1,5 +1,5 @@
 """Running scenes: checks before the first step, the stepping loop with a progress bar, instability and
-event checks, checkpoints, interrupts, and the output folders (history.csv, summary.json, plots).
+event checks, checkpoints, interrupts, and the output folders (the history, summary.json, plots).
 
 One run steps W independent worlds together (a batch, :func:`dem.run.worlds.run_worlds`; W = 1 for
 :func:`run_scene`): one Simulation holds them all, and each world keeps its own history, energy balance,
@@ -13,10 +13,14 @@ and temporary files left by a killed run are removed.
 While stepping, after each chunk of steps (≈ 0.25 s of wall time):
 - each world's record rows are checked for instability (dem.run.instability) and events (dem.run.events); a world
   stops at its first offending record, and its history ends there;
-- history.csv is rewritten at least every HISTORY_FLUSH_SECONDS of wall time (longer for a large batch,
-  so that writing stays a small share of the run);
-- a checkpoint (dem.run.checkpoint) is written every ``checkpoint_every`` simulated seconds, or by default
-  every CHECKPOINT_WALL_SECONDS of wall time, and at the end, so a run can be resumed or extended;
+- the history file (history.parquet, or history.csv: ``table_format``, dem.output.history) is rewritten at
+  least every HISTORY_FLUSH_SECONDS of wall time (longer for a large batch, so that writing stays a small
+  share of the run);
+- when asked (``checkpoint``, or ``checkpoint_every``), a checkpoint (dem.run.checkpoint) is written every
+  ``checkpoint_every`` simulated seconds, or else every CHECKPOINT_WALL_SECONDS of wall time, at
+  SIGINT/SIGTERM and at the end, so the run can be resumed or extended; a run resumed from a checkpoint
+  goes on writing them as it did. Without, none is written (a checkpoint holds the whole state and the
+  history: tens of MB);
 - SIGINT/SIGTERM end the run after the chunk with status ``interrupted``, everything written
   (dem.run.interrupts).
 
@@ -42,7 +46,7 @@ from ..model.timestep import AUTO_SAFETY, estimate_critical_timestep, monitored_
 from ..output.columns import as_json, describe
 from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
-from ..output.history import History
+from ..output.history import History, history_name, remove_tables
 from ..output.plots import plot_history
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
 from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS
@@ -59,8 +63,8 @@ from .preflight import check_disk_room, check_times, estimate_output_bytes, prep
 from .probes import ForceProfile, ProbeContext
 from .response import run_response
 
-HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of history.csv [s] (one world)
-CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints when no --checkpoint-every is given [s]
+HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of the history file [s] (one world)
+CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints (--checkpoint) without --checkpoint-every [s]
 CHUNK_SECONDS = 0.25  # wall time a chunk of steps aims at: how soon a signal or an event is acted on [s]
 WRITE_SHARE = 0.1  # most share of the wall time that periodic history writes may take (large batches)
 
@@ -153,8 +157,9 @@ def run_scene(scene: Scene, options: RunOptions | None = None, *, frame_writer=N
     is handed to the writer at t = 0 and every frame_dt (rounded to whole steps); chunks of steps end on
     frame times.
 
-    Checkpoints: ``checkpoint_every`` [s of simulated time] (None: every CHECKPOINT_WALL_SECONDS of wall
-    time); one is written at the end too. ``resume``: a checkpoint (dem.run.checkpoint.load) of this scene to go
+    Checkpoints, when ``checkpoint`` or ``checkpoint_every`` [s of simulated time] asks for them: every
+    checkpoint_every (None: every CHECKPOINT_WALL_SECONDS of wall time), at an interrupt and at the end; none
+    otherwise. ``resume``: a checkpoint (dem.run.checkpoint.load) of this scene to go
     on from; Δt, the record interval, damping and sleep then come from it, and ``t_end`` (default: the
     checkpointed run's) may extend the run.
 
@@ -198,7 +203,7 @@ class _World:
         return self.stop_step is not None
 
     def column_count(self) -> int:
-        """Columns of history.csv and the profile tables (decoding one empty row)."""
+        """Columns of the history and the profile tables (decoding one empty row)."""
         with np.errstate(all="ignore"):
             cols = _decode(np.zeros((1, self.view.layout.width)), self.view, self.scene, self.ctx)
         return len(cols) + 1 + sum(len(p.centers) for p in self.profile_probes)
@@ -319,10 +324,15 @@ class Run:
                               precision=runtime.precision(), world=w.index if self.batch else None)
         self.stop_on = stop_on
         self.checkpoint_every = checkpoint_every
+        self.keep_checkpoints = bool(opts.checkpoint or checkpoint_every)
+        self.table_format = opts.table_format
+        if resume is not None:  # a resumed run goes on as it was asked to (and writes its tables as before)
+            self.keep_checkpoints = self.keep_checkpoints or bool(run.get("checkpoint", True))
+            self.table_format = run.get("table_format", "csv")
         self.ckpt_steps = max(1, int(round(checkpoint_every / self.dt))) if checkpoint_every else None
         self.frame_every = None
         if any(w is not None for w in writers):
-            # frames fall on record steps, so each frame has its row in history.csv
+            # frames fall on record steps, so each frame has its row in the history
             every = self.record_every
             self.frame_every = every * max(1, int(round((frame_dt or record_dt) / (self.dt * every))))
         self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
@@ -343,6 +353,10 @@ class Run:
                         if w.out != self.out:
                             prepare_out_dir(w.out)
                             remove_stale_temps(w.out)
+                    if self.resume is None:  # a new run replaces the last one's tables and checkpoint
+                        (self.out / CHECKPOINT_NAME).unlink(missing_ok=True)
+                        for w in self.worlds:
+                            remove_tables(w.out)
                 for w in self.worlds:
                     if w.frame_writer is not None and not hasattr(w.frame_writer, "write"):
                         w.frame_writer = w.frame_writer()  # a factory: makes its files only once locked
@@ -384,8 +398,10 @@ class Run:
             frames = self.n_total // self.frame_every + 1 if self.frame_every else 0
             spheres = sum(w.scene.model.ball_count if getattr(w.frame_writer, "all_spheres", False)
                           else w.scene.model.hull_count for w in self.worlds if w.frame_writer is not None)
-            state_bytes = sum(v.nbytes for v in sim.checkpoint_arrays().values() if isinstance(v, np.ndarray))
-            check_disk_room(out, estimate_output_bytes(records, self.columns, spheres, frames, state_bytes))
+            state_bytes = sum(v.nbytes for v in sim.checkpoint_arrays().values() if isinstance(v, np.ndarray)) \
+                if self.keep_checkpoints else None
+            check_disk_room(out, estimate_output_bytes(records, self.columns, spheres, frames, state_bytes,
+                                                       table_format=self.table_format))
 
         with compile_notice(sim.kernel_variant(), cache_dir=kernel_cache_dir()):
             sim.compile()
@@ -431,7 +447,9 @@ class Run:
                 chunk = int(max(1, min(self.n_total, n * max(0.2, min(5.0, CHUNK_SECONDS / max(el, 1e-6))))))
                 if out is not None and done < self.n_total:
                     now = time.perf_counter()
-                    if self.ckpt_steps:
+                    if not self.keep_checkpoints:
+                        due = False
+                    elif self.ckpt_steps:
                         due = done % self.ckpt_steps == 0
                     else:
                         due = now - last_ckpt > CHECKPOINT_WALL_SECONDS
@@ -510,7 +528,7 @@ class Run:
 
     def _write_histories(self) -> None:
         for w in self.worlds:
-            w.hist.write(w.out)
+            w.hist.write(w.out, self.table_format)
 
     def _write_summaries(self, status: str) -> None:
         for w in self.worlds:
@@ -537,7 +555,8 @@ class Run:
                         "frame_dt": self.frame_every * self.dt if self.frame_every else None,
                         "vtk_all_spheres": bool(getattr(first.frame_writer, "all_spheres", False)),
                         "frames": first.frame_writer is not None, "parallel": self.sim.parallel,
-                        "checkpoint_every": self.checkpoint_every, "stop_on": list(first.spec.stop_on)},
+                        "checkpoint_every": self.checkpoint_every, "checkpoint": self.keep_checkpoints,
+                        "table_format": self.table_format, "stop_on": list(first.spec.stop_on)},
                 "progress": {"step": sim.state.step, "time": sim.state.time},
                 "driver": {"wall_time_s": self.wall_before + time.perf_counter() - self.t_wall0,
                            "resumed_at": self.resumed_at, "frame_times": first.driver_state()["frame_times"]},
@@ -588,7 +607,8 @@ class Run:
             "max_contact_count": int(np.max(history["contact_count"])) if n else 0,
             "parallel_launch": sim.parallel, "events": ev["events"], "sliding_count": ev["sliding_count"],
             "stop_on": list(w.spec.stop_on), "domain": [list(c) for c in w.detector.domain],
-            "checkpoint": self.ckpt_info, "resumed_at_s": self.resumed_at, "model_hash": w.model_hash,
+            "history_file": history_name(self.table_format), "checkpoint": self.ckpt_info,
+            "resumed_at_s": self.resumed_at, "model_hash": w.model_hash,
             "code_version": code_version(), "params": scene.params, "clumps": scene.model.clump_report(),
             "notes": w.notes,
         } | ({"world": w.index, "world_count": len(self.worlds)} if self.batch else {}) | scene.info
@@ -612,9 +632,9 @@ class Run:
         out = self.out
         if out is not None:
             for w in self.worlds:
-                self._guarded(lambda w=w: w.hist.write(w.out))
-                self._guarded(lambda w=w: w.hist.write_profiles(w.out, w.profile_probes))
-            if any(s in ("ok", "interrupted") for s in statuses) or self.batch:
+                self._guarded(lambda w=w: w.hist.write(w.out, self.table_format))
+                self._guarded(lambda w=w: w.hist.write_profiles(w.out, w.profile_probes, self.table_format))
+            if self.keep_checkpoints and (any(s in ("ok", "interrupted") for s in statuses) or self.batch):
                 self._guarded(self._write_checkpoint)
                 for res in results:
                     res.summary["checkpoint"] = self.ckpt_info
@@ -635,7 +655,8 @@ class Run:
                         columns=describe_columns(history, scene.probes, scene.model),
                         motion=summary.get("motion"), mu=scene.params.get("mu")))
         if interrupted:
-            at = f"; resume with: dem run --resume {out}" if out else ""
+            at = f"; resume with: dem run --resume {out}" if out and self.ckpt_info else \
+                "; no checkpoint (--checkpoint or --checkpoint-every keep one to resume from)" if out else ""
             raise RunInterrupted(f"run interrupted by {signame} at t = {self.sim.state.time:.6g} s{at}",
                                  flag.signum, results if self.batch else results[0])
         if not self.batch and statuses[0] == "unstable":

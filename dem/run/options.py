@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..output.history import TABLE_FORMATS
 from .event_kinds import KINDS
 
 
@@ -42,8 +43,11 @@ class RunOptions:
     out_dir: the output folder (None: nothing written). force: run even with Δt above the critical estimate.
     progress: a progress bar on stderr. implicit_damping: dashpots applied implicitly (default) or explicitly
     as in the paper. plots: draw the history plots. sleep: bodies at rest stop being integrated.
-    frame_dt: interval of the ParaView frames [s] (with a frame writer). checkpoint_every: simulated seconds
-    between checkpoints (None: every CHECKPOINT_WALL_SECONDS of wall time). stop_on: event kinds
+    frame_dt: interval of the ParaView frames [s] (with a frame writer). checkpoint: keep a checkpoint of the
+    run (checkpoint.npz, to resume or extend it): every CHECKPOINT_WALL_SECONDS of wall time, at SIGINT/SIGTERM
+    and at the end. checkpoint_every: simulated seconds between checkpoints (implies ``checkpoint``). Neither:
+    no checkpoint is written. table_format: the history and force-profile files, ``"parquet"`` (default:
+    history.parquet, compact) or ``"csv"`` (history.csv; dem.output.history). stop_on: event kinds
     (dem.run.event_kinds.KINDS) that end the run (None: the scene's choice). handle_signals: SIGINT/SIGTERM end
     the run after its chunk with everything written (None: when writing an output folder). parallel: the
     block launch path (None: the backend's default, dem.physics.simulation).
@@ -59,7 +63,9 @@ class RunOptions:
     plots: bool = True
     sleep: bool = True
     frame_dt: float | None = None
+    checkpoint: bool = False
     checkpoint_every: float | None = None
+    table_format: str = "parquet"
     stop_on: tuple[str, ...] | None = None
     handle_signals: bool | None = None
     parallel: bool | None = None
@@ -78,6 +84,8 @@ class RunOptions:
             c = self.checkpoint_every
             if not (isinstance(c, (int, float)) and math.isfinite(c) and c > 0):
                 raise ValueError(f"--checkpoint-every must be a number of simulated seconds > 0, got {c}")
+        if self.table_format not in TABLE_FORMATS:
+            raise ValueError(f"table_format must be one of {', '.join(TABLE_FORMATS)}, got {self.table_format!r}")
         if self.stop_on is not None:
             stop_on = (self.stop_on,) if isinstance(self.stop_on, str) else tuple(self.stop_on)
             bad = [k for k in stop_on if k not in KINDS]
@@ -86,8 +94,10 @@ class RunOptions:
             setattr_(self, "stop_on", stop_on)
         if self.out_dir is not None:
             setattr_(self, "out_dir", Path(self.out_dir))
-        for name in ("force", "progress", "implicit_damping", "plots", "sleep"):
+        for name in ("force", "progress", "implicit_damping", "plots", "sleep", "checkpoint"):
             setattr_(self, name, bool(getattr(self, name)))
+        if self.checkpoint_every is not None:
+            setattr_(self, "checkpoint", True)
 
     @classmethod
     def of(cls, options: RunOptions | None = None, **settings) -> RunOptions:

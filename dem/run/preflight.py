@@ -13,6 +13,8 @@ from pathlib import Path
 
 # bytes per number in history.csv ('%.10g' and a comma: 17 at most with sign and exponent, ~13 usually)
 CSV_BYTES_PER_VALUE = 14
+# bytes per number in history.parquet (float64, compressed: 8 at most; ~1.5 for the Peña block)
+PARQUET_BYTES_PER_VALUE = 8
 # bytes per hull sphere and frame of the ParaView output (dem.output.paraview: ~125 B a sphere, raw)
 VTK_BYTES_PER_SPHERE = 130
 # margin on top of the estimate: plots, profiles, the temporary copy of a file being replaced
@@ -71,11 +73,14 @@ def prepare_out_dir(out: Path | str) -> Path:
 
 
 def estimate_output_bytes(records: int, columns: int, hull_spheres: int = 0, frames: int = 0,
-                          checkpoint_bytes: int = 0) -> int:
-    """Bytes a run will write: history.csv (records × columns), its checkpoint (the history as float64 plus
-    the state) and the ParaView frames."""
-    history = records * columns * CSV_BYTES_PER_VALUE
-    return int(history + records * columns * 8 + checkpoint_bytes + frames * hull_spheres * VTK_BYTES_PER_SPHERE)
+                          checkpoint_bytes: int | None = None, *, table_format: str = "parquet") -> int:
+    """Bytes a run will write: the history (records × columns, in ``table_format``), its checkpoint when it
+    keeps one (the history as float64 plus ``checkpoint_bytes`` of state; None: no checkpoint) and the
+    ParaView frames."""
+    per_value = CSV_BYTES_PER_VALUE if table_format == "csv" else PARQUET_BYTES_PER_VALUE
+    history = records * columns * per_value
+    checkpoint = 0 if checkpoint_bytes is None else records * columns * 8 + checkpoint_bytes
+    return int(history + checkpoint + frames * hull_spheres * VTK_BYTES_PER_SPHERE)
 
 
 def check_disk_room(out: Path | str, estimate: int) -> None:

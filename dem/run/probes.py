@@ -1,6 +1,6 @@
 """Probes: named quantities computed from the record rows (vectorised, on the host).
 
-Each probe's ``evaluate(rows, ctx)`` returns columns for history.csv. ``ctx`` gives the model and the
+Each probe's ``evaluate(rows, ctx)`` returns columns for the history. ``ctx`` gives the model and the
 record layout. ``columns(model)`` describes those columns (unit, meaning, family, legend label; see
 dem.output.columns), for summary.json and the plots. Angles are in degrees where the name says ``_deg``;
 everything else is SI.

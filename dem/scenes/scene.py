@@ -117,7 +117,7 @@ class Scene:
     Attributes:
         name: scene name.
         model: the finalized model.
-        probes: quantities recorded in history.csv (dem.run.probes).
+        probes: quantities recorded in the history (dem.run.probes).
         dt: default time step [s]; t_end: default duration [s]; record_dt: record interval [s].
         params: the parameters used.
         info: extra facts for summary.json (e.g. both mass computations of a clump).

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from dem.cli.main import main
-from dem.output.files import CorruptFileError, read_csv
+from dem.output.files import CorruptFileError, read_csv, write_csv
+from dem.output.history import read_history
 from dem.output.results import load_results, read_vtu
 from tests._postproc_case import postproc_run_fixture  # noqa: F401
 from tests._reliability import QUIET, one_error_line, strict_json
@@ -62,10 +63,10 @@ def _check_outcome(code: int, err: str, out: Path, t_end_given: str | None) -> N
     assert "Traceback" not in err, err
     if code == 2:
         one_error_line(err)
-        assert not (out / "history.csv").exists()  # refused before the first step
+        assert not (out / "history.parquet").exists()  # refused before the first step
         return
     s = strict_json(out / "summary.json")
-    hist = read_csv(out / "history.csv")
+    hist = read_history(out)
     if code == 3:
         one_error_line(err, "dem: run stopped:")
         assert s["status"] == "unstable" and hist["t"][-1] == pytest.approx(s["t_end"], abs=s["record_dt"])
@@ -131,9 +132,11 @@ def damaged(draw, data: bytes, first: int):
 
 @pytest.fixture(scope="module")
 def good_folder(postproc_run, tmp_path_factory):
-    """A copy of a small run's output folder (history.csv, summary.json, run.pvd, vtk/*.vtu)."""
+    """A copy of a small run's output folder (history.parquet, summary.json, run.pvd, vtk/*.vtu), with its history
+    as history.csv too (dem run --csv)."""
     d = tmp_path_factory.mktemp("good") / "run"
     shutil.copytree(postproc_run.out_dir, d)
+    write_csv(d / "history.csv", postproc_run.result.history)
     return d
 
 
@@ -222,15 +225,26 @@ def test_plot_without_or_with_a_damaged_history(good_folder, tmp_path, capsys):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["plot", str(empty)]) == 2
-    assert "has no history.csv: not an output folder" in one_error_line(capsys.readouterr().err)
+    assert "has no history (history.parquet or history.csv): not an output folder" in \
+        one_error_line(capsys.readouterr().err)
     assert main(["plot", str(tmp_path / "nowhere")]) == 2
     assert "not a folder" in one_error_line(capsys.readouterr().err)
     broken = tmp_path / "broken"
     shutil.copytree(good_folder, broken)
+    (broken / "history.parquet").unlink()  # the CSV one
     _damage(broken, "history.csv")
     assert main(["plot", str(broken)]) == 2
     assert "history.csv is not a readable dem CSV file" in one_error_line(capsys.readouterr().err)
     assert not list(broken.glob("plot_*.png"))
+    parquet = tmp_path / "parquet"
+    shutil.copytree(good_folder, parquet)
+    (parquet / "history.csv").unlink()
+    raw = (parquet / "history.parquet").read_bytes()
+    for cut in (0, 4, len(raw) // 2, len(raw) - 1):  # truncated anywhere: its footer is at the end
+        (parquet / "history.parquet").write_bytes(raw[:cut])
+        assert main(["plot", str(parquet)]) == 2
+        assert "history.parquet is not a readable dem Parquet file" in one_error_line(capsys.readouterr().err)
+    assert not list(parquet.glob("plot_*.png"))
 
 
 def test_load_results_and_render_on_damaged_files(good_folder, tmp_path, capsys):

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from dem.output.files import read_csv
+from dem.output.history import read_history
 from tests._reliability import PENA_COARSE, QUIET, ROOT, strict_json
 
 T_END = 0.25  # s: past the first impact (0.19 s) and into the rebound
@@ -38,7 +38,7 @@ def test_pena_block_on_vulkan_rocks_through_its_first_impact_as_on_the_cpu(tmp_p
         r = _run(arch, tmp_path / arch)
         assert r.returncode == 0, r.stderr[-2000:]
         assert strict_json(tmp_path / arch / "summary.json")["status"] == "ok"
-        runs[arch] = read_csv(tmp_path / arch / "history.csv")
+        runs[arch] = read_history(tmp_path / arch)
     t = runs["cpu"]["t"]
     th_v, th_c = runs["vulkan"]["theta_deg"], runs["cpu"]["theta_deg"]
     assert len(th_v) == len(th_c)

@@ -17,8 +17,8 @@ import pytest
 
 from dem.cli.main import main
 from dem.output.columns import Column
-from dem.output.files import read_csv
 from dem.output.headline import motion_summary
+from dem.output.history import read_history
 from dem.scenes.scene import scenes_dir
 
 # the units the engine writes: SI, degrees for angles, "-" for ratios, "g" for accelerations ÷ |g|
@@ -36,8 +36,7 @@ def test_every_history_column_has_a_unit_and_files_are_0644(ti_cpu, tmp_path, sc
     out = tmp_path / scene_name
     run_scene(scene, t_end=4 * scene.dt, record_dt=scene.dt, out_dir=out, progress=False)
     summary = json.loads((out / "summary.json").read_text())
-    with open(out / "history.csv") as fh:
-        header = fh.readline().strip().split(",")
+    header = list(read_history(out))
     cols = summary["columns"]
     assert list(cols) == header  # every column, in file order
     for name, c in cols.items():
@@ -94,7 +93,7 @@ def pena_run(tmp_path_factory):
 def test_summary_line_and_motion(pena_run):
     out, stdout = pena_run
     s = json.loads((out / "summary.json").read_text())
-    h = read_csv(out / "history.csv")
+    h = read_history(out)
     m = s["motion"]
     assert m["headline"]["value"] == pytest.approx(np.max(np.abs(h["theta_over_alpha"])), rel=1e-9)
     assert m["headline"]["peak_angle_deg"] == pytest.approx(2.9, abs=1e-9)  # released from rest at 2.9°

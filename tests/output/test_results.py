@@ -17,8 +17,8 @@ def test_history_summary_and_frames(postproc_run):
     res = load_results(run.out_dir)
     assert set(res.history) == set(run.result.history)
     for k, v in run.result.history.items():
-        # history.csv holds %.10g: ten significant digits
-        assert np.allclose(res.history[k], v, rtol=1e-9, atol=1e-300, equal_nan=True), k
+        # history.parquet holds every value as computed (float64)
+        assert np.array_equal(res.history[k], v, equal_nan=True), k
     assert res.summary["scene"] == "postproc_case" and res.summary["steps"] == run.result.summary["steps"]
     assert res.frame_count == len(run.frames)
     assert [t for t, _ in res.frames] == [f.t for f in run.frames]
@@ -59,7 +59,7 @@ def test_bad_frame_and_part_are_named(postproc_run):
 def test_folder_without_frames_and_not_a_folder(tmp_path, postproc_run):
     d = tmp_path / "noframes"
     d.mkdir()
-    shutil.copy(postproc_run.out_dir / "history.csv", d)
+    shutil.copy(postproc_run.out_dir / "history.parquet", d)
     res = load_results(d)
     assert res.frames == [] and res.summary == {} and "t" in res.history
     with pytest.raises(IndexError, match="has no frames"):
@@ -69,6 +69,23 @@ def test_folder_without_frames_and_not_a_folder(tmp_path, postproc_run):
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="not a dem output folder"):
         load_results(tmp_path / "empty")
+
+
+def test_either_table_format_is_read(tmp_path, postproc_run):
+    """A folder with history.csv (dem run --csv) reads as one with history.parquet, to ten digits; the
+    summary's history_file says which is the run's."""
+    from dem.output.files import write_csv
+    from dem.output.history import read_history
+
+    d = tmp_path / "csv"
+    d.mkdir()
+    write_csv(d / "history.csv", postproc_run.result.history)
+    got = load_results(d).history
+    assert list(got) == list(postproc_run.result.history)
+    assert all(np.allclose(got[k], v, rtol=1e-9, atol=1e-300) for k, v in postproc_run.result.history.items())
+    shutil.copy(postproc_run.out_dir / "history.parquet", d)
+    named = read_history(d, {"history_file": "history.csv"})  # as named, where both are there
+    assert all(np.array_equal(named[k], got[k]) for k in got)
 
 
 def test_pyvista_frame(postproc_run):

@@ -1,6 +1,7 @@
 """Checkpoint and restart: a run killed (SIGTERM or SIGKILL) at a random point and resumed writes the same
-history.csv, byte for byte, as the run left alone (serial CPU path: bit-reproducible, simulation.py); a finished
-run extends; a checkpoint of another model or code version is refused with the reason."""
+history, byte for byte, as the run left alone (serial CPU path: bit-reproducible, simulation.py); a finished
+run that kept a checkpoint extends; a checkpoint of another model or code version is refused with the reason; a
+run that asked for none leaves none."""
 
 import os
 import random
@@ -12,6 +13,8 @@ import numpy as np
 import pytest
 
 from dem.cli.main import main
+from dem.output.files import csv_header, format_rows
+from dem.output.history import read_history
 from dem.run.checkpoint import CHECKPOINT_NAME, load, model_hash
 from tests._reliability import PENA_COARSE, QUIET, ROOT, start_run, strict_json, temp_files, wait_for
 
@@ -28,12 +31,12 @@ KILL_WINDOW = 2.0  # s of wall time after the first checkpoint within which the 
 
 @pytest.fixture(scope="module")
 def reference(ti_cpu, tmp_path_factory):
-    """history.csv of each scene run without interruption (in this process, default checkpoints)."""
+    """history.parquet of each scene run without interruption (in this process, no checkpoint)."""
     out = {}
     for name, args in SCENES.items():
         d = tmp_path_factory.mktemp(f"ref_{name}")
         assert main(["run", *args, *QUIET, "--out", str(d)]) == 0
-        out[name] = (d / "history.csv").read_bytes()
+        out[name] = (d / "history.parquet").read_bytes()
     return out
 
 
@@ -69,28 +72,49 @@ def test_killed_and_resumed_run_is_bit_identical(reference, tmp_path, capsys, sc
     assert main(["run", "--resume", str(out), *QUIET]) == 0, capsys.readouterr().err
     summary = strict_json(out / "summary.json")
     assert summary["status"] == "ok" and summary["resumed_at_s"][-1] == pytest.approx(t_ck)
-    assert (out / "history.csv").read_bytes() == reference[scene], where
+    assert (out / "history.parquet").read_bytes() == reference[scene], where
     assert not temp_files(out), where
 
 
 def test_extend_a_finished_run(ti_cpu, tmp_path, capsys):
-    """0.2 s, then --resume --t-end 0.4: the same history.csv, profiles and ParaView frames as a 0.4 s run;
-    without --t-end it is refused."""
+    """0.2 s with --checkpoint, then --resume --t-end 0.4: the same history, profiles and ParaView frames as
+    a 0.4 s run; without --t-end it is refused. The same for a run written as CSV (--csv): it goes on in CSV."""
     args = [*PENA_COARSE, "theta0_deg=4", *QUIET, "--vtk-fps", "20"]
     assert main(["run", *args, "--t-end", "0.4", "--out", str(tmp_path / "whole")]) == 0
     part = tmp_path / "part"
-    assert main(["run", *args, "--t-end", "0.2", "--out", str(part)]) == 0
+    assert main(["run", *args, "--t-end", "0.2", "--checkpoint", "--out", str(part)]) == 0
     assert strict_json(part / "summary.json")["checkpoint"]["t"] == pytest.approx(0.2)
     capsys.readouterr()
     assert main(["run", "--resume", str(part), *QUIET]) == 2
     assert "has reached t = 0.2 s; give a --t-end beyond it" in capsys.readouterr().err
     assert main(["run", "--resume", str(part), "--t-end", "0.4", *QUIET]) == 0
-    assert (part / "history.csv").read_bytes() == (tmp_path / "whole" / "history.csv").read_bytes()
-    assert (part / "profile_width.csv").read_bytes() == (tmp_path / "whole" / "profile_width.csv").read_bytes()
+    assert (part / "history.parquet").read_bytes() == (tmp_path / "whole" / "history.parquet").read_bytes()
+    assert (part / "profile_width.parquet").read_bytes() == \
+        (tmp_path / "whole" / "profile_width.parquet").read_bytes()
     assert (part / "run.pvd").read_bytes() == (tmp_path / "whole" / "run.pvd").read_bytes()
     frames = sorted(p.name for p in (tmp_path / "whole" / "vtk").iterdir())
     assert len(frames) == 4 * 9 and frames == sorted(p.name for p in (part / "vtk").iterdir())
     assert all((part / "vtk" / f).read_bytes() == (tmp_path / "whole" / "vtk" / f).read_bytes() for f in frames)
+    csv = tmp_path / "csv"
+    assert main(["run", *args, "--t-end", "0.2", "--csv", "--checkpoint-every", "0.1", "--out", str(csv)]) == 0
+    assert main(["run", "--resume", str(csv), "--t-end", "0.4", *QUIET]) == 0
+    whole = read_history(tmp_path / "whole")
+    assert (csv / "history.csv").read_bytes() == csv_header(whole) + format_rows(whole)
+    assert not (csv / "history.parquet").exists()
+
+
+def test_no_checkpoint_unless_asked(ti_cpu, tmp_path, capsys):
+    """(Was: a 37 MB checkpoint.npz in every output folder.) A run that asks for none leaves none, and
+    --resume says how to ask for one; a new run into a folder removes the last run's checkpoint, so that
+    --resume can never go on from another run's."""
+    out = tmp_path / "run"
+    assert main(["run", *PENA_COARSE, "--t-end", "0.01", *QUIET, "--checkpoint", "--out", str(out)]) == 0
+    assert (out / CHECKPOINT_NAME).exists()
+    assert main(["run", *PENA_COARSE, "--t-end", "0.01", *QUIET, "--out", str(out)]) == 0
+    assert not (out / CHECKPOINT_NAME).exists() and strict_json(out / "summary.json")["checkpoint"] is None
+    capsys.readouterr()
+    assert main(["run", "--resume", str(out), "--t-end", "0.02", *QUIET]) == 2
+    assert "a run keeps one only when asked: dem run --checkpoint" in capsys.readouterr().err
 
 
 def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
@@ -99,8 +123,8 @@ def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
     scene = tmp_path / "stack.py"
     shutil.copy(ROOT / "tests" / "_stacked_blocks.py", scene)
     out = tmp_path / "run"
-    assert main(["run", str(scene), "--t-end", "0.01", *QUIET, "--out", str(out)]) == 0
-    before = (out / "history.csv").read_bytes()
+    assert main(["run", str(scene), "--t-end", "0.01", *QUIET, "--checkpoint", "--out", str(out)]) == 0
+    before = (out / "history.parquet").read_bytes()
 
     scene.write_text(scene.read_text().replace("mass=2.0", "mass=2.5"))  # the lower block is heavier now
     capsys.readouterr()
@@ -117,7 +141,7 @@ def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
 
     assert main(["run", "--resume", str(out), "--dt", "1e-6", *QUIET]) == 2
     assert "--dt cannot be given with it" in capsys.readouterr().err
-    assert (out / "history.csv").read_bytes() == before  # nothing ran
+    assert (out / "history.parquet").read_bytes() == before  # nothing ran
 
 
 def _rewrite(path, ck):

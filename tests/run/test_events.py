@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dem.cli.main import main
-from dem.output.files import read_csv
+from dem.output.history import read_history
 from dem.run.driver import SimulationUnstable, run_scene
 from dem.run.events import EventSpec, block_watch, tipping_angle
 from dem.scenes.scene import Scene, build_scene
@@ -33,7 +33,7 @@ def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
     assert main(["run", *PENA_COARSE, "theta0_deg=14.1", "--t-end", "1.0", *QUIET, "--out", str(below)]) == 0
     s = strict_json(below / "summary.json")
     assert s["status"] == "ok" and s["events"] == []
-    assert np.max(np.abs(read_csv(below / "history.csv")["theta_deg"])) <= 14.1 + 1e-9
+    assert np.max(np.abs(read_history(below)["theta_deg"])) <= 14.1 + 1e-9
 
     assert main(["run", *PENA_COARSE, "theta0_deg=14.5", "--t-end", "4.0", *QUIET, "--out", str(above)]) == 0
     err = capsys.readouterr().err
@@ -41,7 +41,7 @@ def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
     kinds = [e["event"] for e in s["events"]]
     assert s["status"] == "stopped" and s["stopped_by"]["event"] == "left_domain" and kinds[0] == "overturn"
     assert s["events"][0]["t"] <= 2e-4 and "past its overturning angle 14.3°" in s["events"][0]["detail"]
-    hist = read_csv(above / "history.csv")
+    hist = read_history(above)
     # the run ends at the record where the block left the domain (z < −1 m): history ends there too
     assert hist["t"][-1] == pytest.approx(s["stopped_by"]["t"]) == pytest.approx(s["t_end"])
     assert s["t_end"] < 4.0 and abs(hist["theta_deg"][-1]) > 60.0
@@ -53,7 +53,7 @@ def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
                  "--out", str(stop)]) == 0
     s = strict_json(stop / "summary.json")
     assert s["status"] == "stopped" and s["stopped_by"]["event"] == "overturn" and s["t_end"] == pytest.approx(1e-4)
-    assert len(read_csv(stop / "history.csv")["t"]) == 2
+    assert len(read_history(stop)["t"]) == 2
 
 
 def _sliding_block(v0: float, mu: float) -> Scene:
@@ -100,7 +100,7 @@ def test_instability_stops_the_history_at_the_stop(ti_cpu, tmp_path):
         run_scene(_linear_sphere_scene(ti_cpu, 1.0, 1.2 * damped_limit(1000.0, 1.0)), progress=False,
                   implicit_damping=False, force=True, sleep=False, out_dir=tmp_path / "bad")
     s = strict_json(tmp_path / "bad" / "summary.json")
-    hist = read_csv(tmp_path / "bad" / "history.csv")
+    hist = read_history(tmp_path / "bad")
     t_stop = float(s["diagnosis"].split("t = ")[1].split(" s")[0])
     assert s["status"] == "unstable" and hist["t"][-1] == pytest.approx(t_stop, rel=1e-5)
     assert s["t_end"] == pytest.approx(hist["t"][-1]) and s["steps"] * s["dt"] == pytest.approx(hist["t"][-1])
@@ -155,7 +155,7 @@ def test_f32_roundoff_is_not_a_blow_up(ti_cpu, tmp_path):
     assert s["status"] == "ok" and s["precision"] == "f32"
     assert s["max_energy_error"] > 0.1 and "rounding of positions" in s["warnings"][0]
     ref = run_scene(build_scene("pena_block", {}), t_end=0.19, progress=False, plots=False)
-    th32 = read_csv(f32 / "history.csv")["theta_deg"]
+    th32 = read_history(f32)["theta_deg"]
     assert np.max(np.abs(th32 - ref.history["theta_deg"])) < 5e-3
     assert json.loads((f32 / "summary.json").read_text())["steps"] == ref.summary["steps"]
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dem.model.timestep import damped_limit, estimate_critical_timestep
-from dem.output.files import read_csv
+from dem.output.history import read_history
 from dem.run.driver import SimulationUnstable, run_scene
 from dem.scenes.scene import Scene
 
@@ -53,7 +53,7 @@ def test_unstable_run_stops_with_diagnosis_and_keeps_its_output(ti_cpu, tmp_path
                   implicit_damping=False, force=True, sleep=False, out_dir=tmp_path / "bad")
     summary = json.loads((tmp_path / "bad" / "summary.json").read_text())
     assert summary["status"] == "unstable" and summary["diagnosis"] in str(info.value)
-    hist = read_csv(tmp_path / "bad" / "history.csv")
+    hist = read_history(tmp_path / "bad")
     assert len(hist["t"]) > 0 and len(info.value.result.history["t"]) == len(hist["t"])
 
 

@@ -1,6 +1,7 @@
 """SIGINT and SIGTERM end a run after its current chunk with everything written (history, strict-JSON
-summary with status 'interrupted', a final checkpoint), exit 130/143, and never a temporary file left;
-history.csv is flushed at least every 5 s of wall time; a killed run's temporary files go at the next run."""
+summary with status 'interrupted', a final checkpoint when the run keeps them), exit 130/143, and never a
+temporary file left; the history is flushed at least every 5 s of wall time; a killed run's temporary files go at
+the next run."""
 
 import json
 import os
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from dem.cli.main import main
-from dem.output.files import read_csv
+from dem.output.history import read_history
 from dem.run.checkpoint import CHECKPOINT_NAME, load
 from dem.run.driver import HISTORY_FLUSH_SECONDS
 from tests._reliability import (
@@ -31,12 +32,15 @@ LONG = PENA_COARSE + ["theta0_deg=8", "--t-end", "30", "--no-sleep"]
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_signal_mid_run_leaves_whole_files(tmp_path, sig):
+@pytest.mark.parametrize("sig,keep", [(signal.SIGINT, False), (signal.SIGTERM, True)],
+                         ids=["SIGINT", "SIGTERM-checkpoint"])
+def test_signal_mid_run_leaves_whole_files(tmp_path, sig, keep):
+    """A run that keeps checkpoints (--checkpoint) leaves one at the signal, to resume from; one that does
+    not leaves none, and says so."""
     seed = int.from_bytes(os.urandom(4), "little")
     delay = random.Random(seed).uniform(0.0, 1.5)
     out = tmp_path / "run"
-    proc = start_run([*LONG, *QUIET, "--out", str(out)])
+    proc = start_run([*LONG, *QUIET, *(["--checkpoint"] if keep else []), "--out", str(out)])
     try:
         wait_for(status_is(out, "running"), proc=proc, what="the run's first step")
         time.sleep(delay)
@@ -47,15 +51,19 @@ def test_signal_mid_run_leaves_whole_files(tmp_path, sig):
             proc.kill()
     assert proc.returncode == 128 + sig, err
     line = one_error_line(err, "dem: run interrupted by")
-    assert f"by {signal.Signals(sig).name} at t =" in line and f"--resume {out}" in line
+    assert f"by {signal.Signals(sig).name} at t =" in line
+    assert (f"--resume {out}" in line) if keep else ("no checkpoint (--checkpoint or --checkpoint-every" in line)
     s = strict_json(out / "summary.json")
     assert s["status"] == "interrupted" and s["interrupted_by"] == signal.Signals(sig).name
-    hist = read_csv(out / "history.csv")
-    # the history ends at the last record of the last chunk, where the checkpoint was taken: at most one
+    hist = read_history(out)
+    # the history ends at the last record of the last chunk (where a checkpoint is taken): at most one
     # record interval (1e-4 s) before it (1e-9 s: round-off of the times)
     assert len(hist["t"]) == s["history_rows"] and s["t_end"] - 1e-4 - 1e-9 <= hist["t"][-1] <= s["t_end"] + 1e-9
     assert np.all(np.isfinite(hist["theta_deg"])) and np.allclose(np.diff(hist["t"]), 1e-4)
-    assert load(out).time == pytest.approx(s["t_end"]) and s["checkpoint"]["t"] == pytest.approx(s["t_end"])
+    if keep:
+        assert load(out).time == pytest.approx(s["t_end"]) and s["checkpoint"]["t"] == pytest.approx(s["t_end"])
+    else:
+        assert not (out / CHECKPOINT_NAME).exists() and s["checkpoint"] is None
     assert not temp_files(out), f"seed {seed}"
 
 
@@ -85,7 +93,7 @@ def test_sigterm_during_start_up(tmp_path):
 @pytest.mark.timeout(300)
 def test_history_is_flushed_every_few_seconds(tmp_path):
     """Killed without warning (SIGKILL) more than HISTORY_FLUSH_SECONDS into its stepping, a run has left a
-    history.csv that reaches to within that much wall time of the kill; the summary says 'running'."""
+    history that reaches to within that much wall time of the kill; the summary says 'running'."""
     out = tmp_path / "run"
     proc = start_run([*LONG, *QUIET, "--out", str(out)])
     try:
@@ -99,10 +107,10 @@ def test_history_is_flushed_every_few_seconds(tmp_path):
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == -signal.SIGKILL and elapsed > HISTORY_FLUSH_SECONDS + 1.0
-    hist = read_csv(out / "history.csv")  # whole (atomic), whatever the moment of the kill
+    hist = read_history(out)  # whole (atomic), whatever the moment of the kill
     assert hist["t"][-1] > 0.0  # written during the run (with a 30 s period there was none at this point)
     assert json.loads((out / "summary.json").read_text())["status"] == "running"
-    assert not (out / CHECKPOINT_NAME).exists()  # default checkpoints come every minute of wall time
+    assert not (out / CHECKPOINT_NAME).exists()  # none asked for
 
 
 def test_next_run_removes_stale_temporary_files_and_takes_a_dead_lock(ti_cpu, tmp_path, capsys):

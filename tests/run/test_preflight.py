@@ -10,7 +10,7 @@ import pytest
 
 from dem.cli.main import main
 from dem.model.sizing import ModelTooLarge, allow_large, box_sphere_count, check_box
-from dem.output.files import read_csv
+from dem.output.history import read_history
 from dem.run.checkpoint import CHECKPOINT_NAME, load
 from tests._reliability import (
     PENA_COARSE,
@@ -65,13 +65,14 @@ def test_second_run_into_a_busy_folder_is_refused(ti_cpu, tmp_path, capsys):
 
 
 def test_disk_without_room_for_the_output_is_refused(ti_cpu, tmp_path, capsys):
-    """6 s of the Peña block recorded every 0.1 ms: 60,001 rows of ~30 columns, ~40 MB with the checkpoint,
-    on a 20 MiB file system."""
+    """6 s of the Peña block recorded every 0.1 ms: 60,001 rows of ~45 columns (the history and the force
+    profile), up to 22 MB as Parquet (8 bytes a value at most), twice that with the margin, on a 20 MiB file
+    system."""
     with tmpfs(tmp_path / "small", "20m") as small:
         assert main(["run", *PENA_COARSE, "--t-end", "6", *QUIET, "--out", str(small / "run")]) == 2
         line = one_error_line(capsys.readouterr().err)
         assert "its disk has" in line and "MiB free, and this run will write about" in line
-        assert not (small / "run" / "history.csv").exists()
+        assert not (small / "run" / "history.parquet").exists()
 
 
 class _FillDisk:
@@ -111,7 +112,7 @@ def test_disk_full_during_a_run(ti_cpu, tmp_path):
         msg = str(info.value)
         assert "No space left on device" in msg and "checkpoint at t = 0.1 s" in msg and f"--resume {out}" in msg
         assert load(out).time == pytest.approx(0.1)
-        hist = read_csv(out / "history.csv")
+        hist = read_history(out)
         # the rows of the steps before the checkpoint: the record at t = 0.1 s is the next step's
         assert hist["t"][-1] == pytest.approx(0.1 - 1e-4) and np.allclose(np.diff(hist["t"]), 1e-4)
         assert not temp_files(out)
@@ -119,7 +120,7 @@ def test_disk_full_during_a_run(ti_cpu, tmp_path):
         res = run_scene(build_scene("pena_block", params), out_dir=out, progress=False, plots=False,
                         resume=load(out))
         assert res.summary["status"] == "ok"
-        assert (out / "history.csv").read_bytes() == (ref.out_dir / "history.csv").read_bytes()
+        assert (out / "history.parquet").read_bytes() == (ref.out_dir / "history.parquet").read_bytes()
 
 
 @pytest.mark.parametrize("setting,what", [("height=1e6", "a 0.25 × 1e+06 × 0.754 m box packing"),
@@ -181,11 +182,11 @@ def test_output_files_have_normal_permissions(ti_cpu, tmp_path, capsys):
     old = os.umask(0o022)
     try:
         out = tmp_path / "o"
-        assert main(["run", *PENA_COARSE, "--t-end", "0.01", "--out", str(out), "--no-progress"]) == 0
+        assert main(["run", *PENA_COARSE, "--t-end", "0.01", "--out", str(out), "--no-progress", "--checkpoint"]) == 0
     finally:
         os.umask(old)
     files = [p for p in out.iterdir() if p.is_file()]
-    assert {"history.csv", "summary.json", CHECKPOINT_NAME, "profile_width.csv"} <= {p.name for p in files}
+    assert {"history.parquet", "summary.json", CHECKPOINT_NAME, "profile_width.parquet"} <= {p.name for p in files}
     for p in files:
         assert stat.S_IMODE(p.stat().st_mode) == 0o644, p
 

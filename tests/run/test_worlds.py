@@ -39,7 +39,7 @@ def test_each_world_is_bit_identical_to_its_run_alone(ti_cpu):
 
 
 def test_peña_worlds_with_different_tilts_match_their_runs_alone(ti_cpu, tmp_path):
-    """run_worlds over θ0 = 1°, 3° (coarse Peña block, 0.3 s): each world's history.csv is the one
+    """run_worlds over θ0 = 1°, 3° (coarse Peña block, 0.3 s): each world's history file is the one
     run_scene writes for that θ0, byte for byte, and worlds.csv has one row per world."""
     from dem.run.driver import run_scene
     from dem.run.worlds import build_worlds, run_worlds
@@ -51,8 +51,8 @@ def test_peña_worlds_with_different_tilts_match_their_runs_alone(ti_cpu, tmp_pa
     for k, theta in enumerate((1.0, 3.0)):
         alone = run_scene(build_scene("pena_block", {**PENA_COARSE, "theta0_deg": theta}), t_end=0.3,
                           out_dir=tmp_path / f"alone{k}", progress=False, plots=False)
-        a = (tmp_path / f"alone{k}" / "history.csv").read_bytes()
-        b = (tmp_path / "batch" / f"world_{k:03d}" / "history.csv").read_bytes()
+        a = (tmp_path / f"alone{k}" / "history.parquet").read_bytes()
+        b = (tmp_path / "batch" / f"world_{k:03d}" / "history.parquet").read_bytes()
         assert a == b, f"world {k}"
         assert results[k].summary["max_energy_error"] == alone.summary["max_energy_error"]
     table = pd.read_csv(tmp_path / "batch" / "worlds.csv")
@@ -78,7 +78,8 @@ def test_an_overturning_world_stops_and_the_others_go_on(ti_cpu, tmp_path):
     assert ok["status"] == "ok" and ok["t_end"] == pytest.approx(4.0)
     alone = run_scene(build_scene("pena_block", {**PENA_COARSE, "theta0_deg": 2.0}), t_end=4.0,
                       out_dir=tmp_path / "a", progress=False, plots=False)
-    assert (tmp_path / "a" / "history.csv").read_bytes() == (tmp_path / "b" / "world_001" / "history.csv").read_bytes()
+    assert (tmp_path / "a" / "history.parquet").read_bytes() == \
+        (tmp_path / "b" / "world_001" / "history.parquet").read_bytes()
     assert alone.summary["status"] == "ok"
     table = pd.read_csv(tmp_path / "b" / "worlds.csv")
     assert list(table["overturned"]) == [True, False] and list(table["status"]) == ["stopped", "ok"]
@@ -99,8 +100,8 @@ def test_a_sleeping_world_is_fast_forwarded_while_the_others_step(ti_cpu, tmp_pa
     assert rocking["quiescent_from_s"] is None
     for k, p in enumerate(params):
         run_scene(build_scene("pena_block", p), t_end=0.6, out_dir=tmp_path / f"a{k}", progress=False, plots=False)
-        assert (tmp_path / f"a{k}" / "history.csv").read_bytes() == \
-            (tmp_path / "b" / f"world_{k:03d}" / "history.csv").read_bytes(), f"world {k}"
+        assert (tmp_path / f"a{k}" / "history.parquet").read_bytes() == \
+            (tmp_path / "b" / f"world_{k:03d}" / "history.parquet").read_bytes(), f"world {k}"
 
 
 def _colliding_spheres(dem, *, gap=0.006, speed=1.0):
@@ -210,5 +211,5 @@ def test_cli_batch_writes_a_folder_per_world_and_the_table(ti_cpu, tmp_path, cap
     assert "4 worlds (4 ok)" in line and "world-steps/s" in line
     table = pd.read_csv(out / "worlds.csv")
     assert list(table["theta0_deg"]) == [1, 1, 2, 2] and list(table["mu"]) == [0.5, 0.7, 0.5, 0.7]
-    assert all((out / f"world_{k:03d}" / "history.csv").exists() for k in range(4))
+    assert all((out / f"world_{k:03d}" / "history.parquet").exists() for k in range(4))
     assert math.isclose(table["t_end"][0], 0.05)
