@@ -72,10 +72,16 @@ def column_differences(a: Path, b: Path) -> list[str]:
 
     ta = np.genfromtxt(io.BytesIO(history_text(a.parent)), delimiter=",", names=True)
     tb = np.genfromtxt(io.BytesIO(history_text(b.parent)), delimiter=",", names=True)
-    if ta.shape != tb.shape or ta.dtype.names != tb.dtype.names:
-        return [f"  shapes or columns differ: {ta.shape} {tb.shape}"]
+    if ta.shape != tb.shape:
+        return [f"  rows differ: {ta.shape} {tb.shape}"]
     lines = []
-    for name in ta.dtype.names:
+    only_a = [n for n in ta.dtype.names if n not in tb.dtype.names]
+    only_b = [n for n in tb.dtype.names if n not in ta.dtype.names]
+    if only_a:
+        lines.append(f"  columns only in the first: {', '.join(only_a)}")
+    if only_b:
+        lines.append(f"  columns only in the second: {', '.join(only_b)}")
+    for name in (n for n in ta.dtype.names if n in tb.dtype.names):
         scale = max(np.nanmax(np.abs(ta[name])), 1e-300)
         d = np.nanmax(np.abs(ta[name] - tb[name])) / scale
         if d > 0:
