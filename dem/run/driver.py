@@ -49,8 +49,8 @@ from ..output.headline import motion_summary
 from ..output.history import History, history_name, remove_tables
 from ..output.plots import plot_history
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
-from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS
-from ..physics.simulation import Simulation
+from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, RecordLayout
+from ..physics.simulation import MAX_RECORD_ROWS, Simulation
 from ..scenes.scene import Scene
 from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_matches, code_version, model_hash, run_arrays
 from .checkpoint import save as save_checkpoint
@@ -66,6 +66,12 @@ from .response import run_response
 HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of the history file [s] (one world)
 CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints (--checkpoint) without --checkpoint-every [s]
 CHUNK_SECONDS = 0.25  # wall time a chunk of steps aims at: how soon a signal or an event is acted on [s]
+HOST_SHARE = 0.1  # most share of a chunk's wall time that the host's checks of its rows may take: with many
+#                   worlds a chunk is made longer than CHUNK_SECONDS, so that stepping keeps ≥ 90 % of the time
+# device record buffer on the serial (CPU) path [bytes]: every launch copies the whole buffer to the host (at
+# ~0.7 GB/s here), so it holds about one chunk's rows, not the Simulation's default of up to 2,048 rows a world
+# (54 MB for 16 coarse Peña worlds: 0.1 s a launch, which had taken a third of a batch's wall time)
+RECORD_FETCH_BYTES = 4 * 2**20
 WRITE_SHARE = 0.1  # most share of the wall time that periodic history writes may take (large batches)
 
 
@@ -366,12 +372,14 @@ class Run:
                     self.lock.release()
 
     def _setup(self):
-        self.sim = sim = Simulation([w.scene.model for w in self.worlds] if self.batch else self.worlds[0].scene.model,
-                                    dt=self.dt, record_every=self.record_every,
-                                    implicit_damping=self.implicit_damping, sleep=self.sleep, parallel=self.parallel)
+        models = [w.scene.model for w in self.worlds]
+        self.sim = sim = Simulation(models if self.batch else models[0], dt=self.dt, record_every=self.record_every,
+                                    implicit_damping=self.implicit_damping, sleep=self.sleep, parallel=self.parallel,
+                                    capacity=_record_capacity(models, self.parallel))
         for w in self.worlds:
             w.setup(sim, runtime.precision())
         self.wall_before = 0.0  # wall time of earlier sessions (resumed runs) [s]
+        self.host_seconds = 0.0  # wall time of the host's checks of the last chunk [s]
         self.resumed_at: list[float] = []
         if self.resume is not None:
             self._restore(self.resume)
@@ -444,7 +452,9 @@ class Run:
                     self._write_frames()
                 if flag.signum is not None:
                     break
-                chunk = int(max(1, min(self.n_total, n * max(0.2, min(5.0, CHUNK_SECONDS / max(el, 1e-6))))))
+                # a chunk of about CHUNK_SECONDS, or longer where checking its rows takes more than HOST_SHARE of it
+                aim = max(CHUNK_SECONDS, self.host_seconds / HOST_SHARE)
+                chunk = int(max(1, min(self.n_total, n * max(0.2, min(5.0, aim / max(el, 1e-6))))))
                 if out is not None and done < self.n_total:
                     now = time.perf_counter()
                     if not self.keep_checkpoints:
@@ -491,11 +501,13 @@ class Run:
                 if quiet[w.index] and w.last_row is not None and w.fast_forward_from is None:
                     w.fast_forward_from = sim.state.time
             rows = sim.advance(n, last_rows=[w.last_row for w in self.worlds])
+        t0 = time.perf_counter()
         for w, r in zip(self.worlds, rows):
             if len(r) and not w.done:
                 w.take(r)
                 if w.done and self.batch:
                     sim.halt(w.index)
+        self.host_seconds = time.perf_counter() - t0  # checking the chunk's rows (chunk length, _run)
         return n
 
     def _write_frames(self) -> None:
@@ -663,6 +675,15 @@ class Run:
             where = f" (output so far in {out})" if out else ""
             raise SimulationUnstable(f"run stopped: {self.worlds[0].diagnosis}{where}", results[0])
         return results
+
+
+def _record_capacity(models, parallel: bool | None) -> int | None:
+    """Record rows per world of the device buffer: RECORD_FETCH_BYTES in all on the serial CPU path (at least 16
+    rows a world), the Simulation's default on the block path (None)."""
+    if parallel or (parallel is None and not runtime.is_serial_backend()):
+        return None
+    width = max(RecordLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
+    return max(16, min(MAX_RECORD_ROWS, RECORD_FETCH_BYTES // (8 * width * len(models))))
 
 
 def _common(scenes: list[Scene], name: str, given):

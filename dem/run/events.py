@@ -30,6 +30,7 @@ import numpy as np
 
 from ..physics.recording import C_KT, C_OMEGA, C_POS, C_QUAT, C_VEL
 from .event_kinds import KINDS
+from .probes import cross3
 
 MAX_SLIDES_LISTED = 100  # sliding intervals listed per body in summary.json (the count is always given)
 
@@ -139,8 +140,8 @@ def default_domain(model) -> tuple:
 def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Rotate body vectors v (k, 3) by quaternions q (n, 4) (w, x, y, z) → (n, k, 3)."""
     w, u = q[:, 0], q[:, 1:]
-    t = 2.0 * np.cross(u[:, None, :], v[None, :, :])
-    return v[None] + w[:, None, None] * t + np.cross(u[:, None, :], t)
+    t = 2.0 * cross3(u[:, None, :], v[None, :, :])
+    return v[None] + w[:, None, None] * t + cross3(u[:, None, :], t)
 
 
 @dataclass
@@ -263,7 +264,7 @@ class EventDetector:
         lay = self.layout
         v, om = lay.clump(rows, b.clump, C_VEL), lay.clump(rows, b.clump, C_OMEGA)
         arm = _rotate(lay.clump(rows, b.clump, C_QUAT, 4), b.offsets) - b.watch.foot_radius * self.up  # (n, k, 3)
-        vp = v[:, None, :] + np.cross(om[:, None, :], arm)
+        vp = v[:, None, :] + cross3(om[:, None, :], arm)
         if b.wall is not None:
             vp = vp - lay.wall(rows, b.wall)[1][:, None, :]
         vh = vp - (vp @ self.up)[..., None] * self.up

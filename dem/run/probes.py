@@ -23,13 +23,22 @@ class ProbeContext:
     layout: RecordLayout
 
 
+def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a × b over the last axis (length 3), broadcast as arithmetic broadcasts: the numbers of np.cross (the same
+    products and differences in the same order, so the same bits) without its generic set-up, which took half
+    of the host's time checking a chunk of record rows."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+
+
 def quat_rotate(q: np.ndarray, v) -> np.ndarray:
     """Rotate body vector v by quaternions q (n, 4) (w, x, y, z) → (n, 3)."""
     v = np.asarray(v, float)
     w, x, y, z = q.T
     u = np.stack([x, y, z], axis=1)
-    t = 2.0 * np.cross(u, np.broadcast_to(v, u.shape))
-    return v + w[:, None] * t + np.cross(u, t)
+    t = 2.0 * cross3(u, np.broadcast_to(v, u.shape))
+    return v + w[:, None] * t + cross3(u, t)
 
 
 def _unit(v) -> np.ndarray:
@@ -274,7 +283,7 @@ class Interface:
         h, up = _unit(self.horizontal), _unit(self.up)
         q = lay.clump(rows, self.clump, C_QUAT, 4)
         center = lay.clump(rows, self.clump, C_POS) + quat_rotate(q, np.asarray(self.center_body, float))
-        m_p = m_o - np.cross(center, f)  # moment about the interface centre
+        m_p = m_o - cross3(center, f)  # moment about the interface centre
         v = f @ up
         a = np.cross(up, h)  # horizontal axis about which V's offset along h makes a moment
         with np.errstate(divide="ignore", invalid="ignore"):
