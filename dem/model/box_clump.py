@@ -77,31 +77,9 @@ def box_clump(width: float, height: float, thickness: float, *, r_core: float, r
         top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges, zone_step=zone_step))
 
 
-def _build(width: float, height: float, thickness: float, *, r_core: float, r_base: float | None = None,
-           r_top: float | None = None, base_zone: float = 0.0, top_zone: float = 0.0,
-           spacing_ratio: float = 0.75, edges: str = "true",
-           zone_step: tuple[float | None, float | None] | None = None) -> ClumpTemplate:
-    """Graded sphere packing of a W × H × T box [m].
-
-    Args:
-        width, height, thickness: box size along x, z, y [m] (all > 0).
-        r_core: sphere radius in the core [m].
-        r_base: sphere radius in the base zone [m] (default r_core); r_top likewise for the top zone.
-        base_zone, top_zone: heights of the small-sphere zones [m] (0: none), with base + top < H.
-        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: Itiola & El Shamy 2024).
-        edges: ``"true"`` (outer rows centred on the side faces: the box pivots on its own edges) or
-            ``"rounded"`` (outer rows tangent to the side faces: it pivots r inside them); module docstring.
-        zone_step: exact centre spacing (along x, along y) [m] of the base and top zones' lattices (of the
-            whole box if it has one zone) instead of the one ``spacing_ratio`` gives, so that two bodies'
-            lattices can be put in register (scenes/pier_deck.py); None along an axis keeps the default.
-            The lattice spans (W or T, less 2r with rounded edges) must be whole numbers of steps.
-    Hull spheres are those whose surface reaches the envelope's faces: distance from the centre to the
-    nearest envelope face (the bottom and top faces; the side faces, or r outside them with true edges)
-    less than R + spacing/2 (interior spheres of an overlapping lattice are covered by others).
-    """
-    check_box(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
-              top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges,
-              zone_step=zone_step)  # refuses a packing too large for the memory
+def _checked(width, height, thickness, r_core, r_base, r_top, base_zone, top_zone, spacing_ratio, edges, zone_step):
+    """The arguments of :func:`_build` checked (a ValueError naming the first bad one and its range), with the
+    zones' radii and zone_step filled in: (r_base, r_top, zone_step)."""
     for name, v in (("width", width), ("height", height), ("thickness", thickness), ("r_core", r_core)):
         if not (np.isfinite(v) and v > 0):
             raise ValueError(f"{name} must be > 0 [m], got {v}")
@@ -127,6 +105,36 @@ def _build(width: float, height: float, thickness: float, *, r_core: float, r_ba
     zone_step = (None, None) if zone_step is None else tuple(zone_step)
     if len(zone_step) != 2 or not all(s is None or (np.isfinite(s) and s > 0) for s in zone_step):
         raise ValueError(f"zone_step must be two spacings > 0 [m] (or None), got {zone_step}")
+    return r_base, r_top, zone_step
+
+
+def _build(width: float, height: float, thickness: float, *, r_core: float, r_base: float | None = None,
+           r_top: float | None = None, base_zone: float = 0.0, top_zone: float = 0.0,
+           spacing_ratio: float = 0.75, edges: str = "true",
+           zone_step: tuple[float | None, float | None] | None = None) -> ClumpTemplate:
+    """Graded sphere packing of a W × H × T box [m].
+
+    Args:
+        width, height, thickness: box size along x, z, y [m] (all > 0).
+        r_core: sphere radius in the core [m].
+        r_base: sphere radius in the base zone [m] (default r_core); r_top likewise for the top zone.
+        base_zone, top_zone: heights of the small-sphere zones [m] (0: none), with base + top < H.
+        spacing_ratio: centre spacing ÷ diameter, in (0, 1] (1: spheres touching; 0.75: Itiola & El Shamy 2024).
+        edges: ``"true"`` (outer rows centred on the side faces: the box pivots on its own edges) or
+            ``"rounded"`` (outer rows tangent to the side faces: it pivots r inside them); module docstring.
+        zone_step: exact centre spacing (along x, along y) [m] of the base and top zones' lattices (of the
+            whole box if it has one zone) instead of the one ``spacing_ratio`` gives, so that two bodies'
+            lattices can be put in register (scenes/pier_deck.py); None along an axis keeps the default.
+            The lattice spans (W or T, less 2r with rounded edges) must be whole numbers of steps.
+    Hull spheres are those whose surface reaches the envelope's faces: distance from the centre to the
+    nearest envelope face (the bottom and top faces; the side faces, or r outside them with true edges)
+    less than R + spacing/2 (interior spheres of an overlapping lattice are covered by others).
+    """
+    check_box(width, height, thickness, r_core=r_core, r_base=r_base, r_top=r_top, base_zone=base_zone,
+              top_zone=top_zone, spacing_ratio=spacing_ratio, edges=edges,
+              zone_step=zone_step)  # refuses a packing too large for the memory
+    r_base, r_top, zone_step = _checked(width, height, thickness, r_core, r_base, r_top, base_zone, top_zone,
+                                        spacing_ratio, edges, zone_step)
 
     centred = edges == "true"
     h2 = height / 2.0
