@@ -1,10 +1,12 @@
-"""Acceleration pulses for a shaking table, beside the Eq. 42 sine and the records of dem.scenes.tools: a
-Ricker wavelet (the idealised pulses of Drosos & Anastasopoulos 2015's shaking-table tests of multi-drum
-columns) and a one-sine acceleration pulse (Makris & Roussos 2000; Zhang & Makris 2001).
+"""Acceleration pulses for a shaking table or a vehicle bed, beside the Eq. 42 sine and the records of
+dem.scenes.tools: a Ricker wavelet (the idealised pulses of Drosos & Anastasopoulos 2015's shaking-table
+tests of multi-drum columns), a one-sine acceleration pulse (Makris & Roussos 2000; Zhang & Makris 2001) and
+a trapezoidal braking pulse (a vehicle's deceleration: Qi & Zhu 2025, §2's ü_g).
 
-Each is sampled every ``dt`` into a :class:`dem.model.base_motion.Recorded` (linear between samples; its
-velocity and displacement are the exact integrals of that, baseline-corrected so that the table ends at
-rest: the pulses' own velocities end at 0, so the correction is round-off).
+Each is sampled into a :class:`dem.model.base_motion.Recorded` (linear between samples; its velocity and
+displacement are the exact integrals of that). The shaking pulses are baseline-corrected so that the table
+ends at rest (their own velocities end at 0, so the correction is round-off); the braking pulse is not: the
+vehicle ends slower than it started, and the bed keeps that velocity change.
 """
 
 from __future__ import annotations
@@ -48,6 +50,22 @@ def one_sine(pga_g: float, frequency: float, *, g: float = STANDARD_G, dt: float
     _check(pga_g, frequency)
     t = _samples(1.0 / frequency, frequency, dt)
     return Recorded(t, pga_g * g * np.sin(2 * math.pi * frequency * t))
+
+
+def trapezoid(peak_g: float, rise: float, hold: float, fall: float, *, g: float = STANDARD_G) -> Recorded:
+    """a(t) [m/s²] rising linearly from 0 to peak_g × g over `rise` [s], held for `hold` [s], falling to 0
+    over `fall` [s], 0 after (validation.sliding.pulse.TrapezoidPulse's shape; peak_g signed: a vehicle
+    driving towards +x that brakes has peak_g < 0). Sampled at its corners (and every 1 ms), linear in
+    between: the pulse exactly. Not baseline-corrected (module docstring)."""
+    if not (isinstance(peak_g, (int, float)) and math.isfinite(peak_g) and peak_g != 0):
+        raise ValueError(f"peak_g must be finite and non-zero, got {peak_g!r}")
+    for name, v in (("rise", rise), ("hold", hold), ("fall", fall)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be > 0 [s], got {v!r}")
+    corners = np.cumsum([0.0, rise, hold, fall])
+    t = np.unique(np.round(np.concatenate([corners, np.arange(0.0, corners[-1], 1e-3)]), 12))
+    a = peak_g * g * np.interp(t, corners, [0.0, 1.0, 1.0, 0.0])
+    return Recorded(t, a, baseline_correct=False)
 
 
 def _check(pga_g: float, frequency: float) -> None:
