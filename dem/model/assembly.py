@@ -48,7 +48,9 @@ class Joint:
 
     slot: its interface slot; center_body: the face's centre relative to `upper`'s centre of mass, body
     frame [m]; width: the contact face's width along x [m] (the narrower of the two faces that meet);
-    load: the weight it carries [N] (block `upper` and all above it); height: its height at t = 0 [m].
+    load: the weight it carries [N] (block `upper` and all above it); height: its height at t = 0 [m];
+    normal, tangent: unit vectors [-] of the face (world), normal into `upper`, tangent along its width (a
+    stack's joints: z and x; an arch's: radial joints, dem.model.arch).
     """
 
     name: str
@@ -59,6 +61,8 @@ class Joint:
     width: float
     load: float
     height: float
+    normal: tuple = (0.0, 0.0, 1.0)
+    tangent: tuple = (1.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
