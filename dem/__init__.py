@@ -24,7 +24,9 @@ from importlib import import_module as _import_module
 _os.environ.setdefault("ENABLE_TAICHI_HEADER_PRINT", "False")
 _os.environ.setdefault("ENABLE_QUADRANTS_HEADER_PRINT", "False")
 
-from .model.box_clump import box_clump  # noqa: E402  (after the environment default above)
+from .model.arch import arch  # noqa: E402  (after the environment default above)
+from .model.assembly import Capital, Piece, column, stack  # noqa: E402
+from .model.box_clump import box_clump  # noqa: E402
 from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
 from .model.drum_clump import drum_clump  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
@@ -60,8 +62,8 @@ def __dir__():
 from .version import __version__ as __version__  # noqa: E402
 
 __all__ = [
-    "Box", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "RunOptions", "RunResult",
-    "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "box_clump", "build_scene", "build_worlds",
-    "drum_clump", "estimate_critical_timestep", "init", "prism_clump", "run_scene", "run_worlds", "single_sphere",
-    "spheres",
+    "Box", "Capital", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "Piece",
+    "RunOptions", "RunResult", "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "arch",
+    "box_clump", "build_scene", "build_worlds", "column", "drum_clump", "estimate_critical_timestep", "init",
+    "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack",
 ]
