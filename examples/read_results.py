@@ -1,5 +1,6 @@
-"""Reading a run back: history.csv into pandas with the units from summary.json, and a ParaView frame's
-contacts into pandas and pyvista, summed per interface and checked against the interface probes.
+"""Reading a run back: its history (history.parquet, or history.csv) into pandas with the units from
+summary.json, and a ParaView frame's contacts into pandas and pyvista, summed per interface and checked against
+the interface probes.
 
     dem run examples/stacked_blocks.py --set t_end=1 --vtk-fps 20 --out runs/stack
     python examples/read_results.py runs/stack
@@ -20,7 +21,7 @@ from dem.output.results import load_results
 
 
 def history_frame(res) -> pd.DataFrame:
-    """history.csv as a DataFrame indexed by time; units and meanings in ``df.attrs``."""
+    """The history as a DataFrame indexed by time; units and meanings in ``df.attrs``."""
     df = pd.DataFrame(res.history).set_index("t")
     cols = res.summary.get("columns", {})
     df.attrs["units"] = {k: v["unit"] for k, v in cols.items()}

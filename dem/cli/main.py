@@ -428,7 +428,9 @@ def _cmd_plot(a) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``dem`` command's parser, every subcommand with its options (tests/cli/test_readme_commands.py parses
+    the documentation's commands with it)."""
     parser = _Parser(prog="dem", description="DEM engine for rocking structures")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
@@ -445,8 +447,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="the whole record on the time axis (default: up to shortly after the motion settles)")
     pl.add_argument("--list", action="store_true", help="list the columns with their units and meanings")
     r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
-    from ..output.render import add_arguments as _render_args
-    from ..output.render import main as _cmd_render  # imports pyvista only when it renders
+    from ..output.render import add_arguments as _render_args  # imports pyvista only when it renders
 
     _render_args(r)
     v = sub.add_parser("validate", help="run the validation cases and write a report (runs/validation by default)")
@@ -461,6 +462,11 @@ def main(argv: list[str] | None = None) -> int:
 
     _compile_args(sub.add_parser("compile", help="compile the kernels ahead of the first run (a cluster image, a "
                                                  "CI cache, Dask workers)"))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     try:
         a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as e:  # --help, or a one-line error already printed (_Parser.error)
@@ -483,6 +489,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return _cmd_validate(a)
     if a.command == "render":
+        from ..output.render import main as _cmd_render
+
         return _cmd_render(a)
     return {"run": _cmd_run, "scenes": _cmd_scenes, "plot": _cmd_plot}[a.command](a)
 

@@ -19,6 +19,11 @@ record); the settling time and a body tipping over are marked.
 
 from __future__ import annotations
 
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -216,3 +221,88 @@ def _complete(columns: dict[str, Column] | None, history: dict) -> dict[str, Col
         if n not in columns:
             columns[n] = K.guess(n)
     return columns
+
+
+# ---------------------------------------------------------------------------------------------- workers
+class PlotJobs:
+    """Figures drawn in worker processes while the caller goes on (a run's postprocessing, other worlds).
+
+    ``PlotJobs(jobs, processes)`` starts min(processes, ...) workers, each a fresh Python that imports matplotlib and
+    this module, not the kernels (~0.6 s to start), and hands each a share of the jobs (keyword arguments of
+    :func:`plot_history`: a world's figures, ~2.5 s for the Peña block's six); :meth:`wait` waits for them and
+    returns the paths written. On a machine of one core, or with ``processes`` 1, the jobs are drawn by
+    :meth:`wait`, here. A worker that cannot start or dies leaves its jobs to :meth:`wait`, here; an error raised
+    while drawing (a full disk: OSError) is raised again by :meth:`wait`.
+    """
+
+    def __init__(self, jobs: list[dict], processes: int | None = None):
+        self.jobs = list(jobs)
+        cores = os.cpu_count() or 1
+        n = min(len(self.jobs), processes if processes is not None else cores)
+        self._workers: list[tuple] = []
+        self._folder = None
+        if n < 1 or cores < 2 or (processes is not None and processes <= 1):
+            return
+
+        self._folder = tempfile.TemporaryDirectory(prefix="dem-plots-")
+        root = str(Path(__file__).resolve().parents[2])  # the folder holding the dem package
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+        for k in range(n):
+            share = self.jobs[k::n]
+            src, dst = Path(self._folder.name) / f"jobs{k}.pkl", Path(self._folder.name) / f"done{k}.pkl"
+            src.write_bytes(pickle.dumps(share))
+            try:
+                proc = subprocess.Popen([sys.executable, "-c", "from dem.output.plots import _serve; _serve()",
+                                         str(src), str(dst)], env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)  # a Ctrl-C for the run is not for them
+            except OSError:
+                proc = None
+            self._workers.append((proc, share, dst))
+
+    def wait(self) -> list[Path]:
+
+        paths: list[Path] = []
+        if not self._workers:
+            return [p for job in self.jobs for p in plot_history(**job)]
+        try:
+            for proc, share, dst in self._workers:
+                if proc is not None:
+                    proc.communicate()
+                result = pickle.loads(dst.read_bytes()) if proc is not None and dst.exists() else None
+                if result is None:  # the worker did not start or died: draw its share here
+                    paths += [p for job in share for p in plot_history(**job)]
+                elif result[0] == "error":
+                    raise result[1]
+                else:
+                    paths += [Path(p) for p in result[1]]
+        finally:
+            self.cancel()
+        return paths
+
+    def cancel(self) -> None:
+        """Stop the workers still drawing and remove their files (the caller failed meanwhile)."""
+        for proc, _share, _dst in self._workers:
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        self._workers = []
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+
+def _serve() -> None:
+    """A PlotJobs worker: draw the jobs pickled in argv[1], write ("ok", paths) or ("error", exception) to
+    argv[2]."""
+
+    jobs = pickle.loads(Path(sys.argv[1]).read_bytes())
+    try:
+        result = ("ok", [str(p) for job in jobs for p in plot_history(**job)])
+    except Exception as e:  # noqa: BLE001 (handed to the parent, which raises it)
+        try:
+            pickle.dumps(e)
+            result = ("error", e)
+        except Exception:  # noqa: BLE001
+            result = ("error", RuntimeError(f"{type(e).__name__}: {e}"))
+    Path(sys.argv[2]).write_bytes(pickle.dumps(result))

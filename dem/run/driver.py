@@ -47,7 +47,7 @@ from ..output.columns import as_json, describe
 from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
 from ..output.history import History, history_name, remove_tables
-from ..output.plots import plot_history
+from ..output.plots import PlotJobs
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
 from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, RecordLayout
 from ..physics.simulation import MAX_RECORD_ROWS, Simulation
@@ -66,8 +66,9 @@ from .response import run_response
 HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of the history file [s] (one world)
 CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints (--checkpoint) without --checkpoint-every [s]
 CHUNK_SECONDS = 0.25  # wall time a chunk of steps aims at: how soon a signal or an event is acted on [s]
-HOST_SHARE = 0.1  # most share of a chunk's wall time that the host's checks of its rows may take: with many
-#                   worlds a chunk is made longer than CHUNK_SECONDS, so that stepping keeps ≥ 90 % of the time
+HOST_SHARE = 0.05  # most share of a chunk's wall time that the host's checks of its rows may take: with many
+#                    worlds a chunk is made longer than CHUNK_SECONDS (16 coarse Peña worlds: ~0.8 s), so that
+#                    stepping keeps ≥ 95 % of the time
 # device record buffer on the serial (CPU) path [bytes]: every launch copies the whole buffer to the host (at
 # ~0.7 GB/s here), so it holds about one chunk's rows, not the Simulation's default of up to 2,048 rows a world
 # (54 MB for 16 coarse Peña worlds: 0.1 s a launch, which had taken a third of a batch's wall time)
@@ -538,9 +539,11 @@ class Run:
                 pass
             raise RunOutputError(message) from None
 
-    def _write_histories(self) -> None:
+    def _write_histories(self, *, durable: bool = False) -> None:
+        """Every world's history file (a flush during the run: not synced to the disk unless ``durable``; the
+        final write in _finish is)."""
         for w in self.worlds:
-            w.hist.write(w.out, self.table_format)
+            w.hist.write(w.out, self.table_format, durable=durable)
 
     def _write_summaries(self, status: str) -> None:
         for w in self.worlds:
@@ -548,7 +551,7 @@ class Run:
             write_json(w.out / "summary.json", summary, reasons=reasons)
 
     def _checkpoint_and_flush(self) -> None:
-        self._write_histories()
+        self._write_histories(durable=True)  # with a checkpoint: everything of this moment on the disk
         self._write_checkpoint()
         self._write_summaries("running")
 
@@ -650,22 +653,27 @@ class Run:
                 self._guarded(self._write_checkpoint)
                 for res in results:
                     res.summary["checkpoint"] = self.ckpt_info
-        for w, res, status in zip(self.worlds, results, statuses):
-            if w.scene.postprocess is not None and status in ("ok", "stopped"):
-                res.summary["postprocess"] = w.scene.postprocess(res, w.out)
-        if out is not None:
-            for w, res, status, why in zip(self.worlds, results, statuses, reasons):
-                summary = res.summary
-                self._guarded(lambda w=w, summary=summary, why=why: write_json(
-                    w.out / "summary.json", summary, reasons=why))
-                history = res.history
-                if self.plots and status != "interrupted" and len(history.get("t", [])) > 1:
-
-                    scene = w.scene
-                    self._guarded(lambda history=history, scene=scene, w=w, summary=summary: plot_history(
-                        history, w.out, title=scene.name,
-                        columns=describe_columns(history, scene.probes, scene.model),
-                        motion=summary.get("motion"), mu=scene.params.get("mu")))
+        # the history figures are drawn in worker processes (dem.output.plots.PlotJobs) while this one runs the
+        # scenes' postprocessing and writes the summaries: on two cores the figures of a world cost about half
+        jobs = [dict(history=res.history, out_dir=w.out, title=w.scene.name, motion=res.summary.get("motion"),
+                     columns=describe_columns(res.history, w.scene.probes, w.scene.model),
+                     mu=w.scene.params.get("mu"))
+                for w, res, status in zip(self.worlds, results, statuses)
+                if out is not None and self.plots and status != "interrupted" and len(res.history.get("t", [])) > 1]
+        busy = any(w.scene.postprocess is not None for w in self.worlds)
+        plots = PlotJobs(jobs, processes=None if len(jobs) > 1 or busy else 1)
+        try:
+            for w, res, status in zip(self.worlds, results, statuses):
+                if w.scene.postprocess is not None and status in ("ok", "stopped"):
+                    res.summary["postprocess"] = w.scene.postprocess(res, w.out)
+            if out is not None:
+                for w, res, why in zip(self.worlds, results, reasons):
+                    self._guarded(lambda w=w, summary=res.summary, why=why: write_json(
+                        w.out / "summary.json", summary, reasons=why))
+        except BaseException:
+            plots.cancel()
+            raise
+        self._guarded(plots.wait)
         if interrupted:
             at = f"; resume with: dem run --resume {out}" if out and self.ckpt_info else \
                 "; no checkpoint (--checkpoint or --checkpoint-every keep one to resume from)" if out else ""

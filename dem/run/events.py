@@ -203,7 +203,7 @@ class EventDetector:
             return np.arccos(np.clip(e @ self.up, -1.0, 1.0))
         a = np.asarray(b.watch.axis, float)
         a = a / np.linalg.norm(a)
-        return np.arctan2(e @ np.cross(a, self.up), e @ self.up)
+        return np.arctan2(e @ cross3(a, self.up), e @ self.up)
 
     def update(self, rows: np.ndarray) -> list[tuple[int, dict]]:
         """Events that begin in `rows` (record rows in time order, after those of earlier calls), each as

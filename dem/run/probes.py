@@ -82,7 +82,7 @@ class RockingAngle:
         q = ctx.layout.clump(rows, self.clump, C_QUAT, 4)
         e = quat_rotate(q, _unit(self.body_up))
         a, up = _unit(self.axis), _unit(self.up)
-        th = np.arctan2(e @ np.cross(a, up), e @ up)
+        th = np.arctan2(e @ cross3(a, up), e @ up)
         out = {self.name: np.degrees(th)}
         if self.alpha:
             out[self.name.replace("_deg", "") + "_over_alpha"] = th / self.alpha
@@ -285,7 +285,7 @@ class Interface:
         center = lay.clump(rows, self.clump, C_POS) + quat_rotate(q, np.asarray(self.center_body, float))
         m_p = m_o - cross3(center, f)  # moment about the interface centre
         v = f @ up
-        a = np.cross(up, h)  # horizontal axis about which V's offset along h makes a moment
+        a = cross3(up, h)  # horizontal axis about which V's offset along h makes a moment
         with np.errstate(divide="ignore", invalid="ignore"):
             # a vertical force V at offset e·h from the centre has moment (e h) × (V up) = −e V (up × h)·…
             ecc = np.where(np.abs(v) > 0, -(m_p @ a) / v, 0.0) / self.width
