@@ -40,9 +40,10 @@ def energies(rows):
     return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
 
 
-def tilted_stack(dem, *, theta=0.05):
+def tilted_stack(dem, *, theta=0.05, shear_unloading="incremental"):
     """A block tilted about y on the floor carrying a second block: wall and body–body contacts at once."""
-    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.25, friction=0.5, damping_normal=0.2, damping_shear=0.2)
+    mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.25, friction=0.5, damping_normal=0.2, damping_shear=0.2,
+                             shear_unloading=shear_unloading)
     tpl = dem.box_clump(0.1, 0.1, 0.1, r_core=0.01)
     c, s = math.cos(theta), math.sin(theta)
     rot = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
@@ -85,14 +86,16 @@ def block_on_sphere_bed(dem, *, n=2, r=0.01, mass=2.0, shear_modulus=1e9, poisso
     return b.finalize(), delta0, h_n
 
 
-def colliding_boxes(dem, *, gap=0.006, speed=1.0, damping_mass="body"):
-    """Two 20 mm boxes of 2 mm spheres flying face to face at ±speed [m/s] from `gap` [m] apart, no gravity:
-    when they meet, ~50 sphere pairs are within the skin at once. ``damping_mass`` as dem.Material."""
+def colliding_boxes(dem, *, gap=0.006, speed=1.0, damping_mass="body", shear_unloading="incremental",
+                    sideways=0.0):
+    """Two 20 mm boxes of 2 mm spheres flying face to face at ±speed [m/s] from `gap` [m] apart (and at
+    ±sideways [m/s] along z), no gravity: when they meet, ~50 sphere pairs are within the skin at once.
+    ``damping_mass``, ``shear_unloading`` as dem.Material."""
     mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5, damping_normal=0.1,
-                             damping_mass=damping_mass)
+                             damping_mass=damping_mass, shear_unloading=shear_unloading)
     tpl = dem.box_clump(0.02, 0.02, 0.02, r_core=0.002)
     b = dem.ModelBuilder(gravity=(0.0, 0.0, 0.0))
     for sign in (-1.0, 1.0):
         b.add_clump(tpl, material=mat, mass=0.02, position=(sign * (0.01 + gap / 2), 0, 0),
-                    velocity=(-sign * speed, 0, 0))
+                    velocity=(-sign * speed, 0, sign * sideways))
     return b.finalize()
