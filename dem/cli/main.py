@@ -94,7 +94,8 @@ def _add_run(sub):
     v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
     p.add_argument("--vtk-all-spheres", action="store_true", help="frames hold every sphere, not only the hull")
     p.add_argument("--resume", default=None, metavar="DIR",
-                   help="continue the run whose output folder is DIR from its checkpoint (with --t-end: extend it)")
+                   help="continue the run whose output folder is DIR from its checkpoint (a run that kept one: "
+                        "--checkpoint or --checkpoint-every); with --t-end: extend it")
     p.add_argument("--checkpoint", action="store_true",
                    help="keep a checkpoint (checkpoint.npz: the whole state, to --resume or extend the run): every "
                         "minute of wall time, at Ctrl-C/SIGTERM and at the end (default: none)")
