@@ -4,7 +4,7 @@ Two box clumps (a 0.1 × 0.2 × 0.1 m block resting on a 1.0 × 0.6 m base facet
 0.15 × 0.1 × 0.1 m block falling onto it from 2 mm, tilted and spinning) beside an infinite side plane:
 two clumps, a facet and a plane, frames without contacts (t = 0) and with them. 0.03 s, a frame every
 0.01 s: a few seconds after Taichi's kernel cache is warm. Δt divides the record and frame intervals, so
-every frame falls on a record of history.csv.
+every frame falls on a record of the history.
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def check_frames_against_history(frames, history, probes, walls_or_others):
     for frame in frames:
         k = np.flatnonzero(np.abs(t_hist - frame.t) < 1e-12)
         if len(k) == 0 or frame.t == 0.0:
-            # the last frame, at t_end: history.csv ends one record before. At t = 0 bodies placed just
+            # the last frame, at t_end: the history ends one record before. At t = 0 bodies placed just
             # touching have overlaps of ±1e-17 m, whose sign two compiled kernels may round differently
             continue
         k = int(k[0])

@@ -2,8 +2,8 @@
 times are the frames' and the history's, and a run stopped at any frame leaves valid files.
 
 Arrays are float64 on both sides, written binary (raw appended, or zlib through meshio), so they must
-come back bit for bit: exact equality, no tolerance. Times: the .pvd holds repr(t), exact; history.csv
-holds %.10g, so a frame time is found there to HISTORY_TIME_TOL.
+come back bit for bit: exact equality, no tolerance. Times: the .pvd holds repr(t), exact; the history holds
+the record times (history.csv, from --csv, '%.10g'), so a frame time is found there to HISTORY_TIME_TOL.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_pvd_times_match_frames_and_history(postproc_run):
     assert times[-1] == pytest.approx(run.result.summary["t_end"], abs=1e-12)
     hist_t = np.asarray(run.result.history["t"])
     for t in times:
-        if t <= hist_t[-1]:  # history.csv ends one record before t_end (records are taken before steps)
+        if t <= hist_t[-1]:  # the history ends one record before t_end (records are taken before steps)
             assert np.min(np.abs(hist_t - t)) < HISTORY_TIME_TOL, t
     # every part of every frame, each once
     for t in times:
