@@ -8,6 +8,8 @@ Read from the source with ``ast`` (nothing is imported), so that a new module is
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -193,3 +195,12 @@ def test_light_modules_do_not_load_the_toolchain(mod):
     """`import dem`, `dem --help`, `dem scenes`, reading results back and building a model do not start Taichi
     (about a second and its banner)."""
     assert TOOLCHAIN not in top_closure(mod)
+
+
+def test_ruff_clean_with_the_complexity_limit():
+    """`ruff check .` with the project's rules (pyproject.toml: pycodestyle, pyflakes, isort, bugbear, pyupgrade,
+    and McCabe complexity ≤ 15 on dem/), so that a style or complexity regression fails the suite, not a review."""
+    pytest.importorskip("ruff", reason="ruff is in the test extra (pip install -e '.[test]')")
+    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=PACKAGE.parent,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -398,19 +398,54 @@ class Run:
         self.wall_before = m["driver"]["wall_time_s"]
         self.resumed_at = m["driver"]["resumed_at"] + [self.sim.state.time]
 
+    def _check_disk_room(self) -> None:
+        """Refuse to start when the output folder's disk cannot hold what the run will write."""
+        records = self.n_total // self.record_every + 1
+        frames = self.n_total // self.frame_every + 1 if self.frame_every else 0
+        spheres = sum(w.scene.model.ball_count if getattr(w.frame_writer, "all_spheres", False)
+                      else w.scene.model.hull_count for w in self.worlds if w.frame_writer is not None)
+        state_bytes = sum(v.nbytes for v in self.sim.checkpoint_arrays().values() if isinstance(v, np.ndarray)) \
+            if self.keep_checkpoints else None
+        check_disk_room(self.out, estimate_output_bytes(records, self.columns, spheres, frames, state_bytes,
+                                                        table_format=self.table_format))
+
+    def _progress_bar(self, done: int):
+        """A tqdm bar in simulated seconds (None without ``progress``)."""
+        if not self.progress:
+            return None
+        from tqdm import tqdm
+
+        desc = self.worlds[0].scene.name + (f" ×{len(self.worlds)}" if self.batch else "")
+        return tqdm(total=round(self.n_total * self.dt, 6), initial=round(done * self.dt, 6), unit="s",
+                    desc=desc, leave=False,
+                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.3f}/{total:.3f} s sim [{elapsed}<{remaining}]")
+
+    def _save_between_chunks(self, done: int) -> None:
+        """After a chunk: a checkpoint when one is due (asked for, and every ckpt_steps steps or
+        CHECKPOINT_WALL_SECONDS of wall time), else the histories when HISTORY_FLUSH_SECONDS have passed."""
+        now = time.perf_counter()
+        if not self.keep_checkpoints:
+            due = False
+        elif self.ckpt_steps:
+            due = done % self.ckpt_steps == 0
+        else:
+            due = now - self._last_ckpt > CHECKPOINT_WALL_SECONDS
+        if due:
+            self._guarded(self._checkpoint_and_flush)
+            self._last_ckpt = self._last_flush = time.perf_counter()
+        elif now - self._last_flush > self._flush_every:
+            t_w = time.perf_counter()
+            self._guarded(self._write_histories)
+            self._last_flush = time.perf_counter()
+            # writing many worlds' histories must stay a small share of the run
+            self._flush_every = max(HISTORY_FLUSH_SECONDS, (self._last_flush - t_w) / WRITE_SHARE)
+
     def _run(self, flag: SignalFlag) -> list[RunResult]:
         t_start = time.perf_counter()
         self._setup()
         sim, out = self.sim, self.out
         if out is not None:
-            records = self.n_total // self.record_every + 1
-            frames = self.n_total // self.frame_every + 1 if self.frame_every else 0
-            spheres = sum(w.scene.model.ball_count if getattr(w.frame_writer, "all_spheres", False)
-                          else w.scene.model.hull_count for w in self.worlds if w.frame_writer is not None)
-            state_bytes = sum(v.nbytes for v in sim.checkpoint_arrays().values() if isinstance(v, np.ndarray)) \
-                if self.keep_checkpoints else None
-            check_disk_room(out, estimate_output_bytes(records, self.columns, spheres, frames, state_bytes,
-                                                       table_format=self.table_format))
+            self._check_disk_room()
 
         with compile_notice(sim.kernel_variant(), cache_dir=kernel_cache_dir()):
             sim.compile()
@@ -418,20 +453,13 @@ class Run:
         self.t_wall0 = time.perf_counter()
         self.ckpt_info = self.resume.meta.get("checkpoint_info") if self.resume is not None else None
         done = sim.state.step
-        bar = None
-        if self.progress:
-            from tqdm import tqdm
-
-            desc = self.worlds[0].scene.name + (f" ×{len(self.worlds)}" if self.batch else "")
-            bar = tqdm(total=round(self.n_total * self.dt, 6), initial=round(done * self.dt, 6), unit="s",
-                       desc=desc, leave=False,
-                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.3f}/{total:.3f} s sim [{elapsed}<{remaining}]")
+        bar = self._progress_bar(done)
         if self.resume is None:
             self._write_frames()
         if out is not None:
             self._guarded(lambda: self._write_summaries("running"))
-        last_flush = last_ckpt = time.perf_counter()
-        flush_every = HISTORY_FLUSH_SECONDS
+        self._last_flush = self._last_ckpt = time.perf_counter()
+        self._flush_every = HISTORY_FLUSH_SECONDS
         # the first chunk is short: on a slow backend (0.1 s a step on a software Vulkan) a signal must not wait
         # minutes; later chunks grow towards CHUNK_SECONDS of wall time
         chunk = min(self.n_total - done, 10)
@@ -457,22 +485,7 @@ class Run:
                 aim = max(CHUNK_SECONDS, self.host_seconds / HOST_SHARE)
                 chunk = int(max(1, min(self.n_total, n * max(0.2, min(5.0, aim / max(el, 1e-6))))))
                 if out is not None and done < self.n_total:
-                    now = time.perf_counter()
-                    if not self.keep_checkpoints:
-                        due = False
-                    elif self.ckpt_steps:
-                        due = done % self.ckpt_steps == 0
-                    else:
-                        due = now - last_ckpt > CHECKPOINT_WALL_SECONDS
-                    if due:
-                        self._guarded(self._checkpoint_and_flush)
-                        last_ckpt = last_flush = time.perf_counter()
-                    elif now - last_flush > flush_every:
-                        t_w = time.perf_counter()
-                        self._guarded(self._write_histories)
-                        last_flush = time.perf_counter()
-                        # writing many worlds' histories must stay a small share of the run
-                        flush_every = max(HISTORY_FLUSH_SECONDS, (last_flush - t_w) / WRITE_SHARE)
+                    self._save_between_chunks(done)
         finally:
             if bar is not None:
                 bar.close()
