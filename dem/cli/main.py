@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -467,6 +468,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``dem`` command; returns its exit status."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `dem scenes | head`: the reader has gone, so stop without a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush at exit must not fail again
+        return 0
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         a = parser.parse_args(_join_negative_numbers(sys.argv[1:] if argv is None else list(argv)))
