@@ -16,6 +16,7 @@ from ..output.columns import from_json, guess
 from ..output.headline import headline_text, motion_summary
 from ..output.history import history_path, read_table
 from ..output.plots import plot_columns, plot_history
+from ..run.event_kinds import KINDS
 from ..run.interrupts import Interrupted, exit_code, raise_on_signal
 from ..run.options import RunOptions
 from ..run.preflight import check_out_dir, check_threads, check_times
@@ -46,8 +47,6 @@ _NUMBER_OPTIONS = ("--dt", "--t-end", "--record-dt", "--threads", "--vtk-every",
                    "--zoom", "--fps", "--stride", "--frame")
 
 
-ARCH_CHOICES = list(ARCHS)
-
 
 def _join_negative_numbers(argv: list[str]) -> list[str]:
     out, i = [], 0
@@ -71,7 +70,7 @@ def _add_run(sub):
     p = sub.add_parser("run", help="run a scene and write its history (history.parquet), summary.json and plots")
     p.add_argument("scene", nargs="?", default=None,
                    help="scene file (scenes/pena_block.py) or name (pena_block); not with --resume")
-    p.add_argument("--arch", default="cpu", choices=ARCH_CHOICES,
+    p.add_argument("--arch", default="cpu", choices=ARCHS,
                    help="Taichi backend (default cpu)")
     p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
     p.add_argument("--t-end", type=float, default=None, help="simulated duration [s] (default: the scene's)")
@@ -116,8 +115,8 @@ def _add_run(sub):
                    help="the block path (one thread block per world, body pairs searched on the device), the "
                         "default on GPU backends; on the CPU one thread per world, to check it against the serial "
                         "path")
-    p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=["overturn", "left_domain",
-                   "sliding", "none"], help="end the run at the first of these events: overturn, left_domain, "
+    p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=[*KINDS, "none"],
+                   help="end the run at the first of these events: overturn, left_domain, "
                    "sliding, or none (default: the scene's choice, left_domain)")
 
 
