@@ -1,6 +1,7 @@
 """The physics of a run in a few numbers: its headline quantity (the largest rocking angle ÷ α, or the
 scene's first recorded quantity), when the motion settled or a body tipped over, for summary.json, the
-command line's summary line and the plots' time axis.
+command line's summary line and the plots' time axis; the summary line also says which bodies fell, or the
+largest residual dislocation (summary.json's ``bodies``, dem.run.bodies).
 
 Definitions (from the history alone, so that ``dem plot`` can redo them):
 - peak |θ|/α: the largest |rotation| ÷ slenderness over every body with a rocking probe given α;
@@ -127,4 +128,30 @@ def headline_text(summary: dict) -> str:
         parts.append(f"settled at {m['settled_at_s']:.3g} s")
     elif m.get("settled_by"):
         parts.append("still moving at the end")
+    bodies = bodies_text(summary.get("bodies") or [])
+    if bodies:
+        parts.append(bodies)
     return "; ".join(parts)
+
+
+def bodies_text(bodies: list[dict], *, limit: int = 3) -> str:
+    """A clause for the run's summary line from summary.json's ``bodies`` (dem.run.bodies): which bodies fell
+    (the first `limit` by time), or else the largest residual horizontal drift and rotation and whose."""
+    if not bodies:
+        return ""
+    fell = sorted((b for b in bodies if b.get("fell")), key=lambda b: b["fell_time_s"])
+    if fell:
+        named = ", ".join(f"{b['name']} at {b['fell_time_s']:.3g} s" for b in fell[:limit])
+        more = f" and {len(fell) - limit} more" if len(fell) > limit else ""
+        return f"{len(fell)} of {len(bodies)} bodies fell ({named}{more})"
+    moved = [b for b in bodies if b.get("residual_horizontal_displacement_m") is not None
+             and math.isfinite(b["residual_horizontal_displacement_m"])]
+    if not moved:
+        return ""
+    d = max(moved, key=lambda b: b["residual_horizontal_displacement_m"])
+    r = max(moved, key=lambda b: b["residual_rotation_rad"])
+    if len(bodies) == 1:
+        return (f"{d['name']} did not fall: residual drift {1e3 * d['residual_horizontal_displacement_m']:.3g} mm, "
+                f"rotation {math.degrees(d['residual_rotation_rad']):.3g}°")
+    return (f"no body fell; largest residual drift {1e3 * d['residual_horizontal_displacement_m']:.3g} mm "
+            f"({d['name']}), rotation {math.degrees(r['residual_rotation_rad']):.3g}° ({r['name']})")

@@ -4,8 +4,11 @@ Layout of an output folder (``K`` is the frame number, 6 digits)::
 
     run.pvd                    the collection: every part of every frame with its time [s] (ParaView and
                                pyvista read it as a multiblock per time: spheres, walls, contacts, clumps)
-    vtk/spheres_K.vtu          spheres as vertex cells; point data radius [m], velocity [m/s],
-                               clump_id, contact_force [N], angular_velocity [rad/s] (the sphere's clump's ω)
+    vtk/spheres_K.vtu          spheres as vertex cells; point data body (the sphere's body: its index in
+                               the model, the active scalars, so that ParaView and pyvista colour each body
+                               apart when the file is opened), radius [m], velocity [m/s], clump_id (the same
+                               index, kept for older readers), contact_force [N], angular_velocity [rad/s]
+                               (the sphere's clump's ω)
     vtk/walls_K.vtu            walls as quads (infinite planes as squares); cell data velocity [m/s], wall_id
     vtk/contacts_K.vtu         the contact network, one line cell per touching pair (sphere–wall or sphere–
                                sphere of two bodies) from the contact point to sphere a's centre (point 2k is
@@ -17,12 +20,16 @@ Layout of an output folder (``K`` is the frame number, 6 digits)::
                                (their dashpot parts); fn [N] (normal force along the normal, for colouring
                                and glyph scaling). Summed over an interface they give its probe columns
                                (dem.output.snapshot).
-    vtk/clumps_K.vtu           one vertex per clump at its centre of mass; point data velocity [m/s],
-                               angular_velocity [rad/s], quaternion (w, x, y, z), clump_id
+    vtk/clumps_K.vtu           one vertex per clump at its centre of mass; point data body (active
+                               scalars), velocity [m/s], angular_velocity [rad/s], quaternion (w, x, y, z),
+                               clump_id
+    vtk/bodies.csv             the bodies' names: columns body (the index in the frames' ``body`` arrays and
+                               the contacts' body_id) and name (the model's; summary.json's ``bodies``)
 
-In ParaView: open ``run.pvd``; for spheres of their true size apply Glyph (Glyph Type Sphere, Scale
-Array ``radius``, Scale Factor 2: the glyph's own radius is 0.5), or use the Point Gaussian representation
-with Scale Array ``radius``; Extract Block picks one part.
+In ParaView: open ``run.pvd``; the spheres and clumps show coloured by ``body`` (for one flat colour per
+body, tick "Interpret Values As Categories" in the colour map editor); for spheres of their true size apply
+Glyph (Glyph Type Sphere, Scale Array ``radius``, Scale Factor 2: the glyph's own radius is 0.5), or use the
+Point Gaussian representation with Scale Array ``radius``; Extract Block picks one part.
 
 Every file, the collection included, is written to a temporary name and moved over its final name in one
 step (os.replace), so a run stopped at any moment leaves valid files and a valid ``.pvd`` listing the
@@ -37,7 +44,9 @@ as the engine holds them, so a frame read back equals the snapshot bit for bit. 
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import math
 import time
 from pathlib import Path
@@ -47,7 +56,7 @@ import meshio
 import numpy as np
 
 from ..model.model import quat_to_matrix
-from .files import atomic_path
+from .files import atomic_path, atomic_write
 from .vtu import pvd_text, write_vtu
 
 if TYPE_CHECKING:  # dem.output.snapshot imports Taichi, which reading and writing files does not need
@@ -65,13 +74,15 @@ ENCODINGS = ("raw", "zlib")
 def sphere_mesh(frame: Frame) -> meshio.Mesh:
     """Spheres of `frame` as vertex cells with their point data."""
     n = len(frame.radii)
+    body = np.asarray(frame.clump_id, np.int32).reshape(n)
     return meshio.Mesh(
         np.ascontiguousarray(frame.centers, float).reshape(n, 3),
         [("vertex", np.arange(n, dtype=np.int64).reshape(n, 1))],
         point_data={
+            "body": body,
             "radius": np.asarray(frame.radii, float),
             "velocity": np.asarray(frame.velocity, float).reshape(n, 3),
-            "clump_id": np.asarray(frame.clump_id, np.int32),
+            "clump_id": body,
             "contact_force": np.asarray(frame.contact_force, float).reshape(n, 3),
             "angular_velocity": np.asarray(frame.angular_velocity, float).reshape(n, 3),
         },
@@ -137,6 +148,7 @@ def clump_mesh(frame: Frame) -> meshio.Mesh:
         np.asarray(frame.clump_position, float).reshape(nc, 3),
         [("vertex", np.arange(nc, dtype=np.int64).reshape(nc, 1))],
         point_data={
+            "body": np.arange(nc, dtype=np.int32),
             "velocity": np.asarray(frame.clump_velocity, float).reshape(nc, 3),
             "angular_velocity": np.asarray(frame.clump_omega, float).reshape(nc, 3),
             "quaternion": np.asarray(frame.clump_quaternion, float).reshape(nc, 4),
@@ -173,6 +185,23 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
 
 
 MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}
+ACTIVE_SCALARS = {"spheres": "body", "clumps": "body"}  # what a viewer colours a part by when it opens it
+BODIES_NAME = "bodies.csv"  # in vtk/: the body names of the frames' body ids
+
+
+def bodies_csv(model) -> bytes:
+    """The table of vtk/bodies.csv: ``body,name`` (a name quoted as CSV wants it), a row per body."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["body", "name"])
+    w.writerows([k, c.name] for k, c in enumerate(model.clumps))
+    return buf.getvalue().encode()
+
+
+def read_bodies_csv(path: Path | str) -> dict[int, str]:
+    """{body id: name} from a vtk/bodies.csv."""
+    with open(path, newline="") as fh:
+        return {int(r["body"]): r["name"] for r in csv.DictReader(fh)}
 
 
 class VtkWriter:
@@ -222,6 +251,7 @@ class VtkWriter:
             for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
                 if not (old.stem.rsplit("_", 1)[1].isdigit() and int(old.stem.rsplit("_", 1)[1]) < keep):
                     old.unlink()
+        atomic_write(self.vtk_dir / BODIES_NAME, lambda fh: fh.write(bodies_csv(model)), durable=False)
         self.times: list[float] = [float(t) for t in keep_times]  # times of the frames written
         self.closed = False
         self._listed = -1  # frames listed in run.pvd
@@ -253,8 +283,8 @@ class VtkWriter:
             # frames: no fsync (milliseconds per file), the move alone keeps them whole if the run stops
             with atomic_path(self.frame_path(k, part), durable=False) as tmp:
                 if self.encoding == "raw":
-                    write_vtu(tmp, mesh)
-                else:
+                    write_vtu(tmp, mesh, scalars=ACTIVE_SCALARS.get(part))
+                else:  # meshio's writer cannot mark the active scalars (the user picks 'body' to colour by)
                     # VTK's compressed layout with zero blocks is legal, but meshio's reader rejects it
                     comp = "zlib" if len(mesh.points) else None
                     meshio.write(tmp, mesh, file_format="vtu", compression=comp)

@@ -32,8 +32,9 @@ import numpy as np
 
 from .results import Results, load_results
 
-FIELDS = {"velocity": "m/s", "angular_velocity": "rad/s", "contact_force": "N", "radius": "m", "clump_id": ""}
-CATEGORICAL = ("clump_id",)  # one colour per value, a legend instead of a colour bar
+FIELDS = {"body": "", "velocity": "m/s", "angular_velocity": "rad/s", "contact_force": "N", "radius": "m",
+          "clump_id": ""}
+CATEGORICAL = ("body", "clump_id")  # one colour per value, a legend instead of a colour bar
 COMPONENTS = {"x": 0, "y": 1, "z": 2, "mag": None}
 # camera direction (focal point → camera) and view-up; scenes are z-up with rocking in x (see scenes/)
 CAMERAS = {
@@ -137,6 +138,8 @@ def _bar_args(title: str, x: float, width_px: int) -> dict:
 
 
 def _scalars(arrays: dict, field: str, comp: int | None) -> np.ndarray:
+    if field == "body" and "body" not in arrays:  # frames written before the body array: the same ids
+        field = "clump_id"
     a = np.asarray(arrays[field], float)
     if a.ndim == 1:
         return a
@@ -178,7 +181,7 @@ def _body_colours(n: int) -> list[str]:
 
 def _bar_title(field: str, comp: int | None) -> str:
     unit = FIELDS[field]
-    if field == "clump_id":
+    if field in CATEGORICAL:
         return "body"
     if field == "radius":
         label = field
@@ -196,8 +199,9 @@ class FrameRenderer:
 
     Args:
         results: a loaded output folder (:func:`dem.output.results.load_results`).
-        color_by: sphere colour, ``FIELD[:x|y|z|mag]`` (see FIELDS); default: ``clump_id`` (a colour per body)
-            when the run has several bodies, ``velocity`` otherwise.
+        color_by: sphere colour, ``FIELD[:x|y|z|mag]`` (see FIELDS); default: ``body`` (a colour per body, the
+            frames' ``body`` array, with a legend of their names) when the run has several bodies, ``velocity``
+            otherwise.
         camera: a CAMERAS preset or a direction ``X,Y,Z``; zoom: camera zoom factor (> 0).
         size: picture width and height [pixels].
         clim: colour range for the spheres (default: the data's range over `frames_for_range`).
@@ -215,7 +219,7 @@ class FrameRenderer:
         self.results = results
         bodies = results.summary.get("clumps") or []
         if color_by is None:
-            color_by = "clump_id" if len(bodies) > 1 else "velocity"
+            color_by = "body" if len(bodies) > 1 else "velocity"
         self.field, self.comp = parse_color_by(color_by)
         if opacity is not None and not (np.isfinite(opacity) and 0 < opacity <= 1):
             raise ValueError(f"--opacity must be in (0, 1], got {opacity}")
@@ -510,7 +514,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, metavar="PNG", help="picture file (default OUT_DIR/render_K.png)")
     p.add_argument("--color-by", default=None, metavar="FIELD",
                    help=f"sphere colour: one of {', '.join(FIELDS)}, optionally :x, :y, :z or :mag (default: "
-                        "clump_id, a colour per body, when there are several bodies; velocity otherwise)")
+                        "body, a colour per body, when there are several bodies; velocity otherwise)")
     p.add_argument("--camera", default="iso", help=f"one of {', '.join(CAMERAS)} or a direction X,Y,Z from the "
                    "scene's centre to the camera (default iso)")
     p.add_argument("--zoom", type=float, default=1.0, help="camera zoom (default 1)")

@@ -26,9 +26,12 @@ VTU_TYPES = {np.dtype(np.float64): "Float64", np.dtype(np.float32): "Float32", n
              np.dtype(np.int32): "Int32", np.dtype(np.uint8): "UInt8"}
 
 
-def write_vtu(path: Path | str, mesh: meshio.Mesh) -> None:
+def write_vtu(path: Path | str, mesh: meshio.Mesh, *, scalars: str | None = None) -> None:
     """Write `mesh` (one cell block of a type in VTK_CELL_TYPES; point and cell data of VTU_TYPES dtypes,
-    1 or 2 dimensions) as a .vtu file with raw appended data. Not atomic: see dem.output.files.atomic_path."""
+    1 or 2 dimensions) as a .vtu file with raw appended data. Not atomic: see dem.output.files.atomic_path.
+
+    ``scalars``: a point (or, without point data, cell) array made the active scalars (VTK's ``Scalars``
+    attribute of PointData/CellData): what ParaView and pyvista colour by when the file is opened."""
     if sys.byteorder != "little":  # the header says LittleEndian; arrays go out as they are in memory
         raise NotImplementedError("write_vtu writes little-endian files from a little-endian machine only")
     if len(mesh.cells) != 1 or mesh.cells[0].type not in VTK_CELL_TYPES:
@@ -60,7 +63,8 @@ def write_vtu(path: Path | str, mesh: meshio.Mesh) -> None:
     xml.append("</Cells>")
     for tag, data in (("PointData", mesh.point_data), ("CellData", {k: v[0] for k, v in mesh.cell_data.items()})):
         if data:
-            xml.append(f"<{tag}>")
+            active = f" Scalars={quoteattr(scalars)}" if scalars in data else ""
+            xml.append(f"<{tag}{active}>")
             for name, a in data.items():
                 data_array(name, a)
             xml.append(f"</{tag}>")

@@ -52,6 +52,7 @@ from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initi
 from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, RecordLayout
 from ..physics.simulation import MAX_RECORD_ROWS, Simulation
 from ..scenes.scene import Scene
+from .bodies import BodyTracker
 from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_matches, code_version, model_hash, run_arrays
 from .checkpoint import save as save_checkpoint
 from .events import EventDetector, EventSpec
@@ -198,6 +199,7 @@ class _World:
         self.balance = BalanceTracker(initial_kinetic_energy(scene.model), energy_floor(scene.model))
         self.bound = RoundoffBound(scene.model, view.layout, precision, view.record_every)
         self.detector = EventDetector(self.spec, scene.model, view.layout)
+        self.bodies = BodyTracker(scene.model, view.layout, scene.info, scene.probes)
         self.hist = History()
         self.last_row = None
         self.fast_forward_from = None
@@ -237,6 +239,7 @@ class _World:
             self.stop_step = int(round(rows[-1, 0] / view.dt))
             self.detector.events = [e for e in self.detector.events if e["t"] <= rows[-1, 0]]
         self.last_row = rows[-1]
+        self.bodies.update(rows)
         cols["energy_error"] = err
         self.hist.add(cols, {p.name: np.column_stack([rows[:, 0], p.table(rows, self.ctx)])
                              for p in self.profile_probes})
@@ -257,7 +260,8 @@ class _World:
                 "frame_times": list(getattr(self.frame_writer, "times", []))}
 
     def driver_arrays(self) -> dict[str, np.ndarray]:
-        return self.hist.arrays() | {"last_row": np.zeros(0) if self.last_row is None else self.last_row}
+        return self.hist.arrays() | {"last_row": np.zeros(0) if self.last_row is None else self.last_row} | \
+            {f"bodies.{k}": v for k, v in self.bodies.arrays().items()}
 
     def restore(self, d: dict, arrays: dict[str, np.ndarray]) -> None:
         self.hist = History.from_arrays(d["columns"], d["profiles"], arrays)
@@ -265,6 +269,7 @@ class _World:
         self.bound.total = d["roundoff_total"]
         self.detector.set_state(d["events"])
         self.last_row = arrays["last_row"] if arrays["last_row"].size else None
+        self.bodies.set_arrays({k[len("bodies."):]: v for k, v in arrays.items() if k.startswith("bodies.")})
         self.fast_forward_from = d["fast_forward_from"]
         self.stop_step, self.stop_event, self.diagnosis = d.get("stop_step"), d.get("stop_event"), d.get("diagnosis")
         if self.frame_writer is not None and len(getattr(self.frame_writer, "times", [])) != len(d["frame_times"]):
@@ -644,6 +649,8 @@ class Run:
             _describe_outputs(summary, history, scene)
         summary["response"], why = run_response(history, scene.info, max_err, ev["events"])
         reasons |= {f"response.{k}": v for k, v in why.items()}
+        summary["bodies"], why = w.bodies.summary()  # per body: peak rotation, residual dislocation, fell
+        reasons |= why
         return summary, reasons
 
     def _finish(self, flag: SignalFlag) -> list[RunResult]:

@@ -74,12 +74,12 @@ print("SAVED")
 
 VTK_VERTEX, VTK_LINE, VTK_QUAD = 1, 3, 9
 EXPECTED_ARRAYS = {
-    "spheres": ({"radius": 1, "velocity": 3, "clump_id": 1, "contact_force": 3, "angular_velocity": 3}, {}),
+    "spheres": ({"body": 1, "radius": 1, "velocity": 3, "clump_id": 1, "contact_force": 3, "angular_velocity": 3}, {}),
     "walls": ({}, {"velocity": 3, "wall_id": 1}),
     "contacts": ({}, {"sphere_id": 1, "other_sphere_id": 1, "body_id": 1, "other_body_id": 1, "wall_id": 1,
                       "normal": 3, "overlap": 1, "force": 3, "normal_force": 3, "shear_force": 3,
                       "normal_dashpot_force": 3, "shear_dashpot_force": 3, "fn": 1}),
-    "clumps": ({"velocity": 3, "angular_velocity": 3, "quaternion": 4, "clump_id": 1}, {}),
+    "clumps": ({"body": 1, "velocity": 3, "angular_velocity": 3, "quaternion": 4, "clump_id": 1}, {}),
 }
 
 

@@ -28,7 +28,7 @@ def expected_arrays(frame) -> dict[str, dict[str, np.ndarray]]:
     cpts = np.empty((2 * nc, 3))
     cpts[0::2], cpts[1::2] = frame.contact_point, frame.centers[frame.contact_sphere]
     return {
-        "spheres": {"points": frame.centers, "radius": frame.radii, "velocity": frame.velocity,
+        "spheres": {"points": frame.centers, "body": frame.clump_id, "radius": frame.radii, "velocity": frame.velocity,
                     "clump_id": frame.clump_id, "contact_force": frame.contact_force,
                     "angular_velocity": frame.angular_velocity},
         "walls": {"points": frame.wall_corners.reshape(-1, 3), "velocity": frame.wall_velocity,
@@ -40,7 +40,8 @@ def expected_arrays(frame) -> dict[str, dict[str, np.ndarray]]:
                      "shear_force": frame.contact_shear,
                      "normal_dashpot_force": frame.contact_fn_dashpot[:, None] * frame.contact_normal,
                      "shear_dashpot_force": frame.contact_shear_dashpot, "fn": frame.contact_fn},
-        "clumps": {"points": frame.clump_position, "velocity": frame.clump_velocity,
+        "clumps": {"points": frame.clump_position, "body": np.arange(len(frame.clump_position)),
+                   "velocity": frame.clump_velocity,
                    "angular_velocity": frame.clump_omega, "quaternion": frame.clump_quaternion,
                    "clump_id": np.arange(len(frame.clump_position))},
     }
