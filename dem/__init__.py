@@ -29,6 +29,7 @@ from .model.assembly import Capital, Piece, column, stack  # noqa: E402
 from .model.box_clump import box_clump  # noqa: E402
 from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
 from .model.drum_clump import drum_clump  # noqa: E402
+from .model.masonry_wall import wall  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
 from .model.prism_clump import prism_clump  # noqa: E402
 from .model.walls import WallMotion  # noqa: E402
@@ -65,5 +66,5 @@ __all__ = [
     "Box", "Capital", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "Piece",
     "RunOptions", "RunResult", "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "arch",
     "box_clump", "build_scene", "build_worlds", "column", "drum_clump", "estimate_critical_timestep", "init",
-    "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack",
+    "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack", "wall",
 ]
