@@ -95,6 +95,7 @@ def build(p: dict) -> Scene:
     beds = [(j.name, w.body_names[w.bodies.index(j.upper)],
              None if j.lower is None else w.body_names[w.bodies.index(j.lower)]) for j in w.joints
             if j.normal == (0.0, 0.0, 1.0)]
+    info["bed_joints"] = {n: [up, low] for n, up, low in beds}  # the blocks above and below (None: the table)
     # the table (an infinite plane) carries the wall away as it accelerates: a domain that allows it
     domain = ((-1e4, -50.0, -10.0), (1e4, 50.0, 50.0))
     return Scene(NAME, model, assembly_probes(w) + [WallMotionProbe("table", table)], p["dt"], p["t_end"],
