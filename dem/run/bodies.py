@@ -15,14 +15,17 @@ from the scene's probes), measured from its pose at the start of the run (t = 0,
 - ``fell`` (true/false), ``fell_time_s`` [s], ``fell_by``: the body fell when, at some record,
   (a) its tilt reached its overturning angle θ_ov (``fell_by`` "tilt"), or
   (b) its centre of mass came lower than at the start by more than ``drop_limit_m``, half the body's
-  smallest extent at the start (``fell_by`` "drop": it came off what carried it, or lies on a side);
+  smallest extent (along x, y or z) at the start (``fell_by`` "drop": it came off what carried it);
   θ_ov (``overturn_angle_rad``) is dem.run.response's (α + π/2)/2, the angle past which a block is taken
   as overturned, with α the scene's slenderness (``info['alpha_rad']``, ``overturn_angle_from`` "scene
   alpha_rad") for the bodies it names as rocking (``info['rocking_bodies']``: the same test as the
   response's ``overturned``) and for the blocks of an assembly that rocks as one (``info['assembly']``,
   dem.run.assembly_response: a column's drums, with the column's α), otherwise the body's own
-  (``overturn_angle_from`` "body geometry"): atan(b ÷ h_G), b the smaller of its half-extents along x and y
-  and h_G the height of its centre of mass above its lowest point, at the start.
+  (``overturn_angle_from`` "body geometry"): atan(b ÷ h_G) at the start, h_G the height of its centre of
+  mass above its lowest point and b the least horizontal distance, along x or y, from the centre of mass
+  to the edge of what it stands on (the points of its solid up to FOOT_BAND × its height above its lowest:
+  a box's bottom face, a drum's bottom rim); 0 for a body standing on one point or edge (a voussoir), which
+  then takes θ_ov = 45°.
 
 Both criteria look at the body alone: a body that drops with the ground it stands on (a table moving down)
 would read as fallen, and one carried away with it (an arch on an accelerating table) shows that motion in
@@ -35,11 +38,14 @@ import math
 
 import numpy as np
 
+from ..model.clump import Box
 from ..model.model import matrix_to_quat
+from ..model.solids import Composite, Frustum, Prism
 from ..physics.recording import C_POS, C_QUAT, CLUMP_WIDTH
 from .probes import RockingAngle
 from .response import default_overturn_angle
 
+FOOT_BAND = 0.05  # points of a body up to this share of its height above its lowest point are its footing
 FELL_BY = ("", "tilt", "drop")  # codes of the tracker's fell_by array
 _STATE = ("peak_rotation", "peak_rotation_t", "peak_tilt", "fell_t", "fell_by", "last_t", "last_pos", "last_quat")
 
@@ -72,18 +78,46 @@ def relative_rotation(q: np.ndarray, q0: np.ndarray) -> np.ndarray:
     return axis * angle[..., None]
 
 
+def solid_points(solid) -> np.ndarray | None:
+    """Points of a template's solid (dem.model.clump.Box, dem.model.solids: its corners, or its rims sampled
+    every 11.25°), template frame [m]; None for a solid of another kind."""
+    if isinstance(solid, Box):
+        half = 0.5 * np.asarray(solid.size, float)
+        return np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
+    if isinstance(solid, Prism):
+        v = np.asarray(solid.vertices, float)
+        y = 0.5 * solid.thickness
+        return np.array([[x, sy * y, z] for x, z in v for sy in (-1, 1)])
+    if isinstance(solid, Frustum):
+        a = np.linspace(0.0, 2.0 * math.pi, 32, endpoint=False)
+        rims = [(solid.radius, -0.5 * solid.height), (solid.top_radius, 0.5 * solid.height)]
+        return np.concatenate([np.column_stack([r * np.cos(a), r * np.sin(a), np.full(a.size, z)]) for r, z in rims])
+    if isinstance(solid, Composite):
+        parts = [(solid_points(p), np.asarray(o, float)) for p, o in solid.parts]
+        return None if any(p is None for p, _o in parts) else np.concatenate([p + o for p, o in parts])
+    return None
+
+
 def body_geometry(model) -> dict[str, np.ndarray]:
     """At the start, per body: its own slenderness α [rad] (module docstring), the drop limit [m], its
-    centre of mass [m] and attitude (quaternion) and the body-frame vector that was vertical."""
+    centre of mass [m] and attitude (quaternion) and the body-frame vector that was vertical. The body's
+    shape is its solid's (the block the spheres stand for, which rests on its faces and pivots on its
+    edges), or its spheres' envelope where the template has no solid."""
     alpha, drop, up = [], [], []
     for cs in model.clumps:
         rot = np.asarray(cs.rotation, float)
-        off = np.asarray(cs.offsets, float) @ rot.T  # sphere centres from the centre of mass, world axes
-        r = np.asarray(cs.template.radii, float)[:, None]
-        lo, hi = np.min(off - r, axis=0), np.max(off + r, axis=0)
-        h_g = max(-float(lo[2]), 1e-300)
-        b = float(min(-lo[0], hi[0], -lo[1], hi[1]))
-        alpha.append(math.atan2(max(b, 0.0), h_g))
+        pts = solid_points(cs.template.solid)
+        if pts is None:  # the spheres' surfaces along the axes
+            c, r = np.asarray(cs.template.centers, float), np.asarray(cs.template.radii, float)[:, None]
+            pts = np.concatenate([c + r * e for e in np.vstack([np.eye(3), -np.eye(3)])])
+        off = (pts - np.asarray(cs.mass_props.center, float)) @ rot.T  # from the centre of mass, world axes
+        lo, hi = np.min(off, axis=0), np.max(off, axis=0)
+        h_g = -float(lo[2])
+        # what it stands on: its points near its lowest (a block released a few degrees tilted still counts
+        # its whole bottom face)
+        foot = off[off[:, 2] <= lo[2] + FOOT_BAND * float(hi[2] - lo[2])]
+        b = float(min(-np.min(foot[:, 0]), np.max(foot[:, 0]), -np.min(foot[:, 1]), np.max(foot[:, 1])))
+        alpha.append(math.atan2(max(b, 0.0), max(h_g, 1e-300)))
         drop.append(0.5 * float(np.min(hi - lo)))
         up.append(rot.T @ np.array([0.0, 0.0, 1.0]))
     return {"alpha": np.array(alpha), "drop": np.array(drop), "up": np.array(up).reshape(-1, 3),

@@ -1,5 +1,6 @@
 """The real client: ParaView's ``pvpython`` opens run.pvd, steps through its times and reports, at each,
-the points, cells and arrays of every part, which must be the frames'; and ParaView draws the spheres as
+the points, cells and arrays of every part, which must be the frames' (the spheres and clumps coloured by
+their ``body`` array when shown); and ParaView draws the spheres as
 glyphs of their radius (the recipe in dem.output.paraview's docstring) into a picture that is not blank.
 
 Needs Debian's ``paraview`` and ``python3-paraview`` (pvpython); skipped with that reason where pvpython
@@ -26,7 +27,7 @@ PVPYTHON_TIMEOUT = 180  # [s]: pvpython starts in ~3 s here; generous for a load
 # runs inside pvpython (ParaView's own Python and VTK, not ours)
 SCRIPT = r"""
 import json, sys
-from paraview.simple import OpenDataFile, servermanager
+from paraview.simple import GetActiveViewOrCreate, OpenDataFile, Show, servermanager
 
 reader = OpenDataFile(sys.argv[1])
 out = {"reader": reader.GetXMLName(), "times": list(reader.TimestepValues), "steps": []}
@@ -47,8 +48,16 @@ for t in reader.TimestepValues:
             "cell_arrays": {cd.GetArrayName(k): cd.GetArray(k).GetNumberOfComponents()
                             for k in range(cd.GetNumberOfArrays())},
             "cell_types": sorted({block.GetCellType(c) for c in range(block.GetNumberOfCells())}),
+            "active_scalars": pd.GetScalars().GetName() if pd.GetScalars() else None,
         }
     out["steps"].append(step)
+# one spheres file as ParaView shows it when opened, no choice made: the array it colours by, and the bodies
+spheres = OpenDataFile(sys.argv[2])
+spheres.UpdatePipeline()
+body = servermanager.Fetch(spheres).GetPointData().GetArray("body")
+shown = Show(spheres, GetActiveViewOrCreate("RenderView"))
+out["shown"] = {"coloured_by": list(shown.ColorArrayName),
+                "body": [int(body.GetValue(i)) for i in range(body.GetNumberOfTuples())]}
 print("RESULT " + json.dumps(out))
 """
 
@@ -103,7 +112,9 @@ def test_paraview_reads_every_frame(tmp_path, postproc_run):
     exe = _pvpython()
     script = tmp_path / "check.py"
     script.write_text(SCRIPT)
-    r = _run([exe, str(script), str(postproc_run.out_dir / PVD_NAME)])
+    last = len(postproc_run.frames) - 1
+    r = _run([exe, str(script), str(postproc_run.out_dir / PVD_NAME),
+              str(postproc_run.out_dir / "vtk" / f"spheres_{last:06d}.vtu")])
     lines = [s for s in r.stdout.splitlines() if s.startswith("RESULT ")]
     assert r.returncode == 0 and lines, f"pvpython failed ({r.returncode}):\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}"
     got = json.loads(lines[-1][len("RESULT "):])
@@ -127,6 +138,10 @@ def test_paraview_reads_every_frame(tmp_path, postproc_run):
             point_arrays, cell_arrays = EXPECTED_ARRAYS[name]
             assert p["point_arrays"] == point_arrays, (f.t, name)
             assert p["cell_arrays"] == cell_arrays, (f.t, name)
+            # each body in its own colour: what the spheres and the clumps are coloured by when opened
+            assert p["active_scalars"] == ("body" if name in ("spheres", "clumps") else None), (f.t, name)
+    # shown with no choice made, a spheres file is coloured by body, the bodies' ids
+    assert got["shown"] == {"coloured_by": ["POINTS", "body"], "body": frames[-1].clump_id.tolist()}
 
 
 def test_paraview_draws_the_spheres(tmp_path, postproc_run):
@@ -146,3 +161,4 @@ def test_paraview_draws_the_spheres(tmp_path, postproc_run):
     # only the glyphs are shown: every pixel that is not the background's colour is a sphere's
     covered = np.mean(np.abs(img - img[0, 0]).max(axis=2) > 30)
     assert covered > MIN_SPHERE_PIXELS, covered
+

@@ -1,0 +1,101 @@
+"""summary.json's ``bodies`` (dem.run.bodies) against the history of a short coarse run: two slender blocks
+(0.1 × 0.1 × 0.4 m, 20 mm spheres) on a floor, one at rest and one set rotating about its corner fast enough to
+go past its tipping angle and fall; and the per-body rows of a made-up record.
+
+The history's rocking angle (dem.run.probes.RockingAngle) and centre displacement (BodyMotion) are computed from
+the same record rows as the summary, by other formulas (atan2 of a rotated axis against the angle of a relative
+quaternion): they agree to round-off, ANGLE_TOL, for a rotation about one axis.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+ANGLE_TOL = 1e-9  # [rad]: two formulas of one rotation in f64 (each ~1e-15); the motion stays in the x–z plane
+DISP_TOL = 1e-12  # [m]: the same positions, differenced
+T_END = 0.45  # [s]: the pushed block passes α at ~0.12 s and reaches θ_ov at ~0.35 s (rigid estimate)
+SIZE = (0.1, 0.4)  # width (x and y) and height [m]: α = atan(0.05/0.2) = 14°
+OMEGA0 = 2.5  # [rad/s] about the corner: 1.45 rad/s lifts its centre over the corner (½ I_O ω² = m g ΔR)
+
+
+def _scene():
+    import dem
+    from dem.run.probes import BodyMotion, RockingAngle
+    from dem.scenes.scene import Scene
+
+    stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, damping_normal=0.2, damping_shear=0.2,
+                               density=2500.0)
+    w, h = SIZE
+    tpl = dem.box_clump(w, h, w, r_core=0.02)  # width, height, thickness
+    z0 = -float(np.min(tpl.centers[:, 2] - tpl.radii))
+    b = dem.ModelBuilder()
+    rest = b.add_clump(tpl, material=stone, position=(-0.5, 0.0, z0), name="resting")
+    # rotating about its +x bottom edge (the pivot O): v = ω × (G − O), G − O = (−w/2, 0, h/2)
+    omega = np.array([0.0, OMEGA0, 0.0])
+    v = np.cross(omega, [-w / 2, 0.0, h / 2])
+    push = b.add_clump(tpl, material=stone, position=(0.5, 0.0, z0), velocity=v, angular_velocity=omega,
+                       name="pushed")
+    b.add_wall((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), material=stone, name="floor")
+    model = b.finalize()
+    probes = [RockingAngle("resting_theta_deg", rest), BodyMotion("resting", rest),
+              RockingAngle("pushed_theta_deg", push), BodyMotion("pushed", push)]
+    return Scene("two_blocks", model, probes, 1e-4, T_END, 2e-3, {})
+
+
+@pytest.fixture(scope="module")
+def two_blocks(ti_cpu, tmp_path_factory):
+    from dem.run.driver import run_scene
+
+    out = tmp_path_factory.mktemp("two_blocks")
+    result = run_scene(_scene(), out_dir=out, progress=False, plots=False)
+    return result, json.loads((out / "summary.json").read_text())
+
+
+def test_peaks_and_residuals_are_the_historys(two_blocks):
+    result, summary = two_blocks
+    h = result.history
+    bodies = {b["name"]: b for b in summary["bodies"]}
+    assert list(bodies) == ["resting", "pushed"]
+    for name, b in bodies.items():
+        theta = np.radians(h[f"{name}_theta_deg"])
+        k = int(np.argmax(np.abs(theta)))
+        assert b["peak_rotation_rad"] == pytest.approx(abs(theta[k]), abs=ANGLE_TOL)
+        assert b["peak_tilt_rad"] == pytest.approx(abs(theta[k]), abs=ANGLE_TOL)
+        assert b["residual_rotation_rad"] == pytest.approx(abs(theta[-1]), abs=ANGLE_TOL)
+        # about −y... or +y: the rotation vector lies along y with θ's sign (RockingAngle: positive about +y)
+        assert b["residual_rotation_vector_rad"][1] == pytest.approx(theta[-1], abs=ANGLE_TOL)
+        ux, uz = h[f"{name}_ux"], h[f"{name}_uz"]
+        assert b["residual_displacement_m"][0] == pytest.approx(ux[-1] - ux[0], abs=DISP_TOL)
+        assert b["residual_displacement_m"][2] == pytest.approx(uz[-1] - uz[0], abs=DISP_TOL)
+        assert b["residual_horizontal_displacement_m"] >= abs(ux[-1] - ux[0]) - DISP_TOL
+    if bodies["pushed"]["peak_rotation_rad"] > ANGLE_TOL:  # the time of a peak that is not round-off
+        k = int(np.argmax(np.abs(h["pushed_theta_deg"])))
+        assert bodies["pushed"]["peak_rotation_time_s"] == pytest.approx(h["t"][k], abs=1e-12)
+
+
+def test_the_pushed_block_fell_and_the_resting_one_did_not(two_blocks):
+    result, summary = two_blocks
+    h = result.history
+    rest, push = summary["bodies"]
+    assert not rest["fell"] and rest["fell_time_s"] is None and rest["fell_by"] is None
+    assert summary["null_reasons"]["bodies[0].fell_time_s"] == "the body did not fall"
+    assert rest["peak_rotation_rad"] < 1e-6 and rest["residual_horizontal_displacement_m"] < 1e-6
+    assert push["fell"] and push["fell_by"] == "tilt"
+    alpha = math.atan2(SIZE[0] / 2, SIZE[1] / 2)
+    assert push["overturn_angle_rad"] == pytest.approx((alpha + math.pi / 2) / 2, rel=1e-12)  # the solid's α
+    # the first record at which |θ| reached θ_ov
+    theta = np.abs(np.radians(h["pushed_theta_deg"]))
+    first = int(np.flatnonzero(theta >= push["overturn_angle_rad"])[0])
+    assert push["fell_time_s"] == pytest.approx(h["t"][first], abs=1e-12)
+    assert push["overturn_angle_from"] == rest["overturn_angle_from"] == "body geometry"
+
+
+def test_summary_line_names_the_fallen_body(two_blocks):
+    from dem.output.headline import headline_text
+
+    _result, summary = two_blocks
+    assert f"1 of 2 bodies fell (pushed at {summary['bodies'][1]['fell_time_s']:.3g} s)" in headline_text(summary)
