@@ -50,10 +50,11 @@ from dem import Material, ModelBuilder, Param, Scene
 from dem.model.assembly import Capital, column
 from dem.model.materials import DAMPING_MASSES
 from dem.run.assembly_probes import assembly_probes
+from dem.run.assembly_response import assembly_info
 from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
 from dem.scenes.pulses import PULSE_PARAMS, table_signal
-from dem.scenes.tools import shaking, shaking_direction, shaking_params
+from dem.scenes.tools import rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
 
 NAME = "drum_column"
 G = 9.81
@@ -105,6 +106,36 @@ def joint_uplift(model, bodies, joints) -> list[float]:
     return out
 
 
+def response_info(p: dict, model, col, horizontal) -> dict:
+    """What a sweep and a batch's worlds.csv read (dem.run.assembly_response): the column's slenderness as one
+    rigid body about its foot's rim, α = atan(R/z_G) (z_G: its centre of mass above the table), every block
+    and joint, the foot as a rocking body on the table; and the rigid reference of ``dem sweep --engine
+    rigid``: the monolithic column rocking on its foot's rim (Housner 1963 with the column's own mass and
+    inertia: p² = m g R₀/I_O, R₀ = √(R² + z_G²), and the restitution that conserves the angular momentum about
+    the rim point it lands on, e = 1 − 2 m R²/I_O, 1 − 1.5 sin²α for a box)."""
+    m = np.array([model.mass[c] for c in col.bodies])
+    pos = np.array([model.clumps[c].position for c in col.bodies])
+    h = np.asarray(horizontal, float)
+    mass, g_pos = float(m.sum()), (m[:, None] * pos).sum(axis=0) / m.sum()
+    z_g = float(g_pos[2] - col.base_height)
+    axis = np.array([-h[1], h[0], 0.0])
+    i_g = sum(float(axis @ model.inertia[c] @ axis) + mk * float(np.sum(np.cross(axis, x - g_pos) ** 2))
+              for c, mk, x in zip(col.bodies, m, pos))
+    radius = p["radius"]
+    i_o = i_g + mass * (radius**2 + z_g**2)
+    alpha = math.atan2(radius, z_g)
+    foot = col.bodies[0]
+    g_foot = float(model.clumps[foot].position[2] - col.base_height)  # the foot's centre above its bottom face
+    return {"alpha_rad": alpha, "p_rad_s": math.sqrt(mass * G * math.hypot(radius, z_g) / i_o),
+            "assembly": assembly_info(model, col, horizontal=horizontal, ground_disp="table_disp",
+                                      foot=rocking_body(f"{col.body_names[0]}_theta_deg", col.body_names[0],
+                                                        width=2 * radius, height=2 * g_foot,
+                                                        edge_radius=p["r_joint"], ground_disp="table_disp")),
+            "rigid_reference": rigid_reference(alpha, math.sqrt(mass * G * math.hypot(radius, z_g) / i_o),
+                                               restitution=float(1.0 - 2.0 * mass * radius**2 / i_o), width=2 * radius,
+                                               height=2 * z_g, g=G)}
+
+
 def build(p: dict) -> Scene:
     marble = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
                             damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
@@ -120,7 +151,9 @@ def build(p: dict) -> Scene:
                  capital=cap, material=marble, r_core=p["r_core"], r_joint=p["r_joint"], zone=p["zone"],
                  spacing_ratio=p["spacing_ratio"], base=table, monolithic=p["monolithic"])
     model = b.finalize()
-    probes = assembly_probes(col) + [WallMotionProbe("table", table)]
+    d = shaking_direction(p)
+    horizontal, axis = (d[0], d[1], 0.0), (-d[1], d[0], 0.0)  # rotations about the axis normal to the shaking
+    probes = assembly_probes(col, horizontal=horizontal, axis=axis) + [WallMotionProbe("table", table, horizontal)]
     mass = float(sum(model.mass[c] for c in col.bodies))
     uplift = joint_uplift(model, col.bodies, col.joints)
     info = {"mass_kg": mass, "body_masses_kg": {n: float(model.mass[c]) for n, c in zip(col.body_names, col.bodies)},
@@ -132,4 +165,5 @@ def build(p: dict) -> Scene:
     domain = ((-width / 2 - reach, -width / 2 - reach, -reach), (width / 2 + reach, width / 2 + reach, 2 * reach))
     alpha = math.atan2(p["radius"], col.top_height / 2)
     info["column_alpha_rad"] = alpha
+    info |= response_info(p, model, col, horizontal)
     return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=EventSpec(domain))

@@ -2,12 +2,13 @@
 
     dem fragility runs/sweep_rigid runs/sweep_dem --out runs/fragility --thresholds 0.5,1.0
 
-For each folder (one engine each; several side by side) and each damage measure — overturning, and peak
-|θ|/α ≥ X for each threshold (an overturned case exceeds every threshold) — fits a lognormal fragility curve
-by maximum likelihood with a bootstrap band over records (dem.sweep.fragility). Writes into ``--out``:
-``fragility.json`` (θ, β, their intervals, counts, per folder and measure), ``fragility.png`` (curves,
-bands and the observed fraction at each intensity) and ``ida.png`` (peak |θ|/α against the intensity, one
-line per record, overturned cases on the top row). Only cases with status 'ok' are used.
+For each folder (one engine each; several side by side) and each damage measure — overturning, peak
+|θ|/α ≥ X for each threshold, and for an assembly (the drum column's DEM sweep) a residual joint
+dislocation ≥ X m for each ``--dislocations`` value (an overturned case exceeds every threshold) — fits a
+lognormal fragility curve by maximum likelihood with a bootstrap band over records (dem.sweep.fragility).
+Writes into ``--out``: ``fragility.json`` (θ, β, their intervals, counts, per folder and measure),
+``fragility.png`` (curves, bands and the observed fraction at each intensity) and ``ida.png`` (peak |θ|/α
+against the intensity, one line per record, overturned cases on the top row). Only cases with status 'ok' are used.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="output folder (default DIR/fragility of the first DIR)")
     p.add_argument("--im", default="pga_g", choices=sorted(IM_LABELS), help="intensity measure (default pga_g)")
     p.add_argument("--thresholds", default="0.5,1.0", help="peak |θ|/α thresholds, comma list (default 0.5,1.0)")
+    p.add_argument("--dislocations", default="", metavar="X1,X2",
+                   help="residual joint dislocation thresholds [m], comma list (an assembly's DEM sweep: "
+                        "drum_column; default none)")
     p.add_argument("--bootstrap", type=int, default=500, help="bootstrap samples (default 500; 0: none)")
     p.add_argument("--level", type=float, default=0.90, help="two-sided level of the bands (default 0.90)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -58,7 +62,20 @@ def analyse(tables: dict, *, im: str, measures: list[str], samples: int, level: 
 
 
 def measure_label(m: str) -> str:
+    if m.startswith("dislocation>="):
+        return f"dislocation ≥ {1000 * float(m.split('>=')[1]):g} mm"
     return "overturning" if m == "overturned" else f"peak |θ|/α ≥ {m.split('>=')[1]}"
+
+
+def _numbers(text: str, flag: str) -> list[float]:
+    """A comma list of finite numbers > 0 (ValueError naming the flag)."""
+    try:
+        vals = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"{flag} must be a comma list of numbers, got {text!r}") from None
+    if any(not (math.isfinite(v) and v > 0) for v in vals):
+        raise ValueError(f"{flag} must be > 0, got {text!r}")
+    return vals
 
 
 def plot_fragility(tables: dict, fits: dict, measures: list[str], im: str, path: Path) -> Path:
@@ -149,12 +166,8 @@ def main(a) -> int:
     from ..sweep.store import ResultStore, read_results
 
     try:
-        try:
-            thresholds = [float(v) for v in a.thresholds.split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"--thresholds must be a comma list of numbers, got {a.thresholds!r}") from None
-        if any(not (math.isfinite(v) and v > 0) for v in thresholds):
-            raise ValueError(f"--thresholds must be > 0, got {a.thresholds!r}")
+        thresholds = _numbers(a.thresholds, "--thresholds")
+        dislocations = _numbers(a.dislocations, "--dislocations [m]")
         if a.bootstrap < 0:
             raise ValueError(f"--bootstrap must be >= 0, got {a.bootstrap}")
         if not 0 < a.level < 1:
@@ -170,7 +183,14 @@ def main(a) -> int:
             tables[label] = df
             if (df[a.im] <= 0).any():
                 raise ValueError(f"{d}: intensity measure {a.im} must be > 0 for a lognormal fit")
-        measures = ["overturned"] + [f"theta>={v:g}" for v in thresholds]
+        measures = (["overturned"] + [f"theta>={v:g}" for v in thresholds]
+                    + [f"dislocation>={v:g}" for v in dislocations])
+        from ..sweep.fragility import DISLOCATION
+
+        lacking = [d for d, df in zip(a.dirs, tables.values()) if dislocations and DISLOCATION not in df]
+        if lacking:
+            raise ValueError(f"--dislocations: {lacking[0]} has no {DISLOCATION} column (the DEM sweep of an "
+                             "assembly's scene, e.g. drum_column, has it; a rigid sweep does not)")
         fits = analyse(tables, im=a.im, measures=measures, samples=a.bootstrap, level=a.level, seed=a.seed)
     except ValueError as e:
         print(f"dem: error: {e}", file=sys.stderr)

@@ -20,6 +20,7 @@ the ``--vary`` lists; ``--worlds N`` alone: N copies of the scene, to measure th
 from __future__ import annotations
 
 import itertools
+import math
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from pathlib import Path
 from ..model.sizing import _size, available_memory
 from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
+from .assembly_response import ASSEMBLY_COLUMNS, assembly_response
 from .options import RunOptions
 from .response import run_response
 
@@ -163,6 +165,9 @@ def world_row(scene: Scene, result) -> dict:
 
     s = result.summary
     row, _why = run_response(result.history, scene.info, s.get("max_energy_error"), s.get("events", []))
+    if "assembly" in scene.info and "alpha_rad" in scene.info:  # every block of it (dem.run.assembly_response)
+        energy = s.get("max_energy_error")
+        row = assembly_response(result.history, scene.info, energy_error=math.nan if energy is None else energy)
     return {"status": s["status"], "t_end": s["t_end"]} | row
 
 
@@ -184,6 +189,10 @@ def world_table(worlds: Worlds, results):
     for name in ("t_end", "peak_theta_over_alpha", "overturned", "overturn_time_s", "residual_theta_over_alpha",
                  "max_slip_m", "max_uplift_m", "energy_error"):
         table[name] = [bool(r[name]) if name == "overturned" else float(r[name]) for r in rows]
+    for name in ASSEMBLY_COLUMNS:  # scenes of assemblies (a column of drums): dislocations, residual rotations
+        if any(name in r for r in rows):
+            table[name] = [r.get(name, "") if name.endswith(("_body", "_joint")) else float(r.get(name, math.nan))
+                           for r in rows]
     return pd.DataFrame(table)
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..run.assembly_response import assembly_response
 from ..run.options import RunOptions
 from ..run.response import default_overturn_angle, dem_response, empty_response, rigid_response
 from ..scenes.scene import build_scene, load_scene_module, resolve_params
@@ -37,6 +38,8 @@ from ..scenes.tools import RECORD_PARAMS, base_signal, shaking_direction
 ENGINES = ("dem", "rigid")
 RIGID_GEOMETRIES = ("nominal", "edge")
 """Rigid block geometry: the scene's nominal block, or the DEM packing's rounded edges (α' = atan(b'/h'))."""
+ASSEMBLY_EDGE = ("--rigid-geometry edge applies to one block of spheres; this scene is an assembly of blocks, whose "
+                 "rigid reference is the monolithic column on its foot's rim (use --rigid-geometry nominal)")
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,10 @@ def _dem_batch(batch: Batch) -> list[dict]:
             status = "unstable" if status == "unstable" else "ok"
             angle = _overturn_angle(o, scene.info["alpha_rad"])
             energy = res.summary.get("max_energy_error", math.nan)
-            resp = dem_response(res.history, scene.info, angle, math.nan if energy is None else energy)
+            energy = math.nan if energy is None else energy
+            # an assembly (a column of drums): every block, its joints' dislocations (dem.run.assembly_response)
+            resp = (assembly_response(res.history, scene.info, angle, energy) if "assembly" in scene.info
+                    else dem_response(res.history, scene.info, angle, energy))
             if status == "unstable" and resp["overturned"] and resp["overturn_time_s"] < res.history["t"][-1]:
                 # the run broke down after the body had fallen past θ_ov (a toppled pier hitting the base):
                 # the outcome is known, the instability is noted
@@ -174,6 +180,8 @@ def _rigid_reference(batch: Batch, params: dict) -> dict:
         ref["alpha_nominal"] = float(scene.info["alpha_rad"])
         ref["delay"] = float(scene.info.get("shaking_delay_s", 0.0))
         if batch.options.get("rigid_geometry", "nominal") == "edge":
+            if "assembly" in scene.info:  # plan_sweep refuses it first; a Batch made by hand lands here
+                raise ValueError(ASSEMBLY_EDGE)
             from validation.rocking.pivot import pivot_geometry
 
             geo = pivot_geometry(scene.model, 0)

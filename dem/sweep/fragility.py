@@ -162,12 +162,25 @@ def fit_with_bootstrap(im, exceeded, groups=None, *, samples: int = 500, level: 
     return fit
 
 
+DISLOCATION = "residual_dislocation_m"
+"""The results column of an assembly's largest residual joint dislocation [m] (dem.run.assembly_response)."""
+
+
 def damage_outcomes(df, measure: str) -> np.ndarray:
-    """Boolean outcomes of a results table for a damage measure: 'overturned', or 'theta>=X' (peak |θ|/α ≥ X,
-    an overturned case exceeding every threshold)."""
+    """Boolean outcomes of a results table for a damage measure: 'overturned', 'theta>=X' (peak |θ|/α ≥ X)
+    or 'dislocation>=X' (an assembly's residual joint dislocation ≥ X [m]: a drum left shifted on the one
+    below, or the column's foot on the table; the sweep of an assembly's scene only); an overturned case
+    exceeds every threshold."""
+    over = df["overturned"].to_numpy(dtype=bool)
     if measure == "overturned":
-        return df["overturned"].to_numpy(dtype=bool)
+        return over
     if measure.startswith("theta>="):
         x = float(measure.split(">=", 1)[1])
-        return (df["peak_theta_over_alpha"].to_numpy(dtype=float) >= x) | df["overturned"].to_numpy(dtype=bool)
-    raise ValueError(f"damage measure must be 'overturned' or 'theta>=X', got {measure!r}")
+        return (df["peak_theta_over_alpha"].to_numpy(dtype=float) >= x) | over
+    if measure.startswith("dislocation>="):
+        if DISLOCATION not in df:
+            raise ValueError(f"damage measure {measure!r} needs the column {DISLOCATION} (the DEM sweep of an "
+                             "assembly's scene, e.g. drum_column); this table has none")
+        x = float(measure.split(">=", 1)[1])
+        return (df[DISLOCATION].to_numpy(dtype=float) >= x) | over
+    raise ValueError(f"damage measure must be 'overturned', 'theta>=X' or 'dislocation>=X', got {measure!r}")

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..scenes.scene import load_scene_module, resolve_params
+from ..scenes.scene import build_scene, load_scene_module, resolve_params
 from .cases import RESERVED, Case, build_cases, record_infos
-from .engines import ENGINES, RIGID_GEOMETRIES, Batch, run_batch
+from .engines import ASSEMBLY_EDGE, ENGINES, RIGID_GEOMETRIES, Batch, run_batch
 from .store import ResultStore
 
 RETRIES = 2
@@ -127,6 +127,7 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
                 "t_end_s": t_end, "im_period_s": spec.im_period, "fixed": fixed,
                 "overturn_deg": spec.overturn_deg}
     if spec.engine == "rigid":
+        _check_rigid_reference(module, fixed | cases[0].overrides() | {"t_end": t_end}, spec.rigid_geometry)
         settings |= {"rigid_dt_s": rigid_dt, "restitution": spec.restitution,
                      "rigid_geometry": spec.rigid_geometry}
     else:
@@ -136,6 +137,19 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
     done = store.done_ids()
     pending = [c for c in cases if c.case_id not in done]
     return SweepPlan(spec, scene_path, cases, pending, store, settings, t_end)
+
+
+def _check_rigid_reference(module, params: dict, geometry: str) -> None:
+    """The rigid engine needs the scene's rigid reference (``info['rigid_reference']``); for an assembly of
+    blocks (``info['assembly']``: the drum column) that is the monolithic body, so the one-block edge geometry
+    does not apply. Checked on the first case's scene, before any batch (geometry only: the same for all)."""
+    info = build_scene(module, params).info
+    name = getattr(module, "NAME", module.__name__)
+    if "rigid_reference" not in info:
+        raise ValueError(f"--engine rigid: scene {name!r} has no rigid reference (info['rigid_reference']); "
+                         "use --engine dem")
+    if geometry == "edge" and "assembly" in info:
+        raise ValueError(ASSEMBLY_EDGE)
 
 
 def make_batches(plan: SweepPlan, *, threads: int | None = None) -> list[Batch]:
