@@ -18,6 +18,13 @@ about 0.1 m): Shenton (1996)'s
 initiation, rock when b/h < μ, slide when μ < b/h, once the acceleration exceeds the lower of the two.
 Lying coils (axis across the bed) are not offered: they roll.
 
+Stacked crates (``box_stack`` N > 1): each crate package is N crates one on another in register
+(dem.model.assembly.stack; each crate has a joint zone under its top face too), named ``box<k>_1`` (on
+the bed) … ``box<k>_N``, with an interface at every joint (``box<k>_joint0`` on the bed, ``box<k>_joint<j>``
+under crate j + 1). The statics of a stack (validation.stack): under a held acceleration joint j opens at
+a/g = W / ((N − j) H), the crates from j up tipping as one block; the joint on the bed first, at W/(N H)
+(0.125 for two default crates). info: ``stacks`` gives each joint's threshold and the first.
+
 Recorded per package: rotation about y (``<name>_theta_deg``, ÷ α), angular velocity, displacement and
 acceleration, the bed interface (H, V, eccentricity, |H|/V, contacts); the bed's motion. summary.json's
 ``postprocess``: per package its peak rotation, whether it overturned (|θ| past α at the end), and its slip
@@ -29,7 +36,8 @@ import math
 
 import numpy as np
 
-from dem import Material, ModelBuilder, Param, Scene, box_clump, drum_clump
+from dem import Material, ModelBuilder, Param, Piece, Scene, box_clump, drum_clump, stack
+from dem.model.assembly import Joint
 from dem.model.base_motion import STANDARD_G, ExponentialSine
 from dem.model.materials import DAMPING_MASSES
 from dem.records.files import load_record
@@ -51,7 +59,8 @@ PARAMS = {
     "box_height": Param(1.2, "crate height", "m", low=0, low_open=True),
     "box_depth": Param(0.3, "crate depth across the bed (y)", "m", low=0, low_open=True),
     "box_mass": Param(150.0, "crate mass (solid, uniform)", "kg", low=0, low_open=True),
-    "box_mu": Param(0.5, "friction of a crate on the bed", "", low=0),
+    "box_mu": Param(0.5, "friction of a crate on the bed (and on a crate)", "", low=0),
+    "box_stack": Param(1, "crates stacked one on another in each crate package", "", low=1, high=50),
     "drum_radius": Param(0.3, "coil radius", "m", low=0, low_open=True),
     "drum_height": Param(0.6, "coil height (standing on end)", "m", low=0, low_open=True),
     "drum_density": Param(7850.0, "coil density (solid steel)", "kg/m^3", low=0, low_open=True),
@@ -105,6 +114,19 @@ def vehicle_signal(p: dict):
     return rec, {"vehicle_motion": f"record {p['record']}"}
 
 
+def crate_stack(b, p: dict, name: str, x: float, material, bed: int):
+    """``box_stack`` crates one on another on the bed at x [m] (module docstring): the Assembly and the
+    statics of the stack (each joint's opening a/g, W / ((N − j) H), and the joint that opens first)."""
+    w, h, n = p["box_width"], p["box_height"], int(p["box_stack"])
+    tpl = box_clump(w, h, p["box_depth"], r_core=p["r_core"], r_base=p["r_joint"], r_top=p["r_joint"],
+                    base_zone=p["zone"], top_zone=p["zone"])
+    pieces = [Piece(tpl, f"{name}_{j + 1}", mass=p["box_mass"]) for j in range(n)]
+    st = stack(b, pieces, material=material, base=bed, position=(x, 0.0), name=name)
+    uplift = [w / ((n - j) * h) for j in range(n)]  # b / z: W/2 over (N − j) H/2
+    return st, {"crates": list(st.body_names), "joints": [j.name for j in st.joints], "joint_uplift_g": uplift,
+                "first_joint": st.joints[int(np.argmin(uplift))].name}
+
+
 def build(p: dict) -> Scene:
     kinds = package_kinds(p["packages"])
     signal, info = vehicle_signal(p)
@@ -115,9 +137,19 @@ def build(p: dict) -> Scene:
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     bed = b.add_wall((0, 0, 0), (0, 0, 1), material=bed_mat, u_axis=(1, 0, 0),
                      motion=shaking(signal, t_end=p["t_end"], delay=p["settle"]), name="bed")
-    made, packages = [], {}
+    made, joints, packages, stacks = [], [], {}, {}
     for k, kind in enumerate(kinds):
         name, x = f"{kind}{k + 1}", -k * p["spacing"]
+        mu = p[f"{kind}_mu"]
+        if kind == "box" and p["box_stack"] > 1:
+            st, stacks[name] = crate_stack(b, p, name, x, mats[kind], bed)
+            joints += st.joints
+            for level, (crate, c) in enumerate(zip(st.body_names, st.bodies)):
+                lam = stacks[name]["joint_uplift_g"][level]  # the crates from this one up tip as one block
+                packages[crate] = {"kind": kind, "level": level + 1, "alpha_rad": math.atan(lam), "uplift_g": lam,
+                                   "slide_g": mu, "first_mode": "rock" if lam < mu else "slide"}
+                made.append((crate, c))
+            continue
         if kind == "box":
             w, h = p["box_width"], p["box_height"]
             tpl = box_clump(w, h, p["box_depth"], r_core=p["r_core"], r_base=p["r_joint"], base_zone=p["zone"])
@@ -127,20 +159,22 @@ def build(p: dict) -> Scene:
             tpl = drum_clump(p["drum_radius"], h, r_core=p["r_core"], r_joint=p["r_joint"], zone=p["zone"],
                              top_zone=0.0)
             c = b.add_clump(tpl, material=mats[kind], density=p["drum_density"], position=(x, 0.0, h / 2), name=name)
-        slot = b.add_interface(f"{name}_bed", c, wall=bed)
+        mp = b.clumps[c].mass_props
+        joints.append(Joint(f"{name}_bed", c, None, b.add_interface(f"{name}_bed", c, wall=bed),
+                            tuple(np.array([0.0, 0.0, -h / 2]) - mp.center), w, mp.mass * G, 0.0))
         alpha = math.atan2(w, h)  # tan α = b/h: half-width over the centre of mass's height (h/2)
-        mu = p[f"{kind}_mu"]
         packages[name] = {"kind": kind, "alpha_rad": alpha, "uplift_g": w / h, "slide_g": mu,
                           "first_mode": "rock" if w / h < mu else "slide"}
-        made.append((name, c, slot, alpha, w, h))
+        made.append((name, c))
     model = b.finalize()
     out = [WallMotionProbe("bed", bed)]
-    for name, c, slot, alpha, w, h in made:
-        weight = float(model.mass[c]) * G
+    for name, c in made:
         packages[name]["mass_kg"] = float(model.mass[c])
-        center = tuple(np.array([0.0, 0.0, -h / 2]) - model.clumps[c].mass_props.center)
-        out += [RockingAngle(f"{name}_theta_deg", c, alpha=alpha), AngularVelocity(f"{name}_omega", c),
-                BodyMotion(name, c), Interface(f"{name}_bed", slot, c, center, w, weight)]
+        out += [RockingAngle(f"{name}_theta_deg", c, alpha=packages[name]["alpha_rad"]),
+                AngularVelocity(f"{name}_omega", c), BodyMotion(name, c)]
+    out += [Interface(j.name, j.slot, j.upper, j.center_body, j.width, j.load) for j in joints]
+    if stacks:
+        info["stacks"] = stacks
     info |= {"packages": packages, "braking_delay_s": p["settle"]}
     # the bed carries the packages metres away as the vehicle's velocity changes: a domain that allows it
     domain = ((-1e4, -50.0, -10.0), (1e4, 50.0, 50.0))
