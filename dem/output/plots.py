@@ -8,7 +8,13 @@ with one colour per body or interface across a figure). Figures:
     plot_motion.png       displacements, accelerations, velocities of the bodies' centres
     plot_forces.png       contact forces ÷ weight, sphere-group forces, contact moments
     plot_interfaces.png   every interface (whatever its name): H, V, V ÷ static load, eccentricity ÷ width
-                          (±1/6 middle third), |H|/V (μ when known), sphere contacts
+                          (±1/6 middle third), |H|/V (μ when known), sphere contacts; a line per interface
+                          up to INTERFACE_LINES interfaces, beyond (a column of many drums, an arch, a wall)
+                          a map per quantity, time across and the interfaces in their order up the axis
+                          (an assembly's: bottom to top, or springing to springing), and then also
+    plot_interface_envelopes.png  per quantity, its least and largest value over the time shown at each
+                          interface, interfaces in the same order: where along the structure joints open
+                          (eccentricity), slide (|H|/V) or unload (V ÷ static load)
     plot_base.png         the base motion: acceleration, velocity, displacement
     plot_energy.png       the energy ledger and its balance error
     plot_diagnostics.png  contact count, largest overlap ÷ radius, monitored critical Δt
@@ -24,6 +30,7 @@ import pickle
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +48,9 @@ FIGURES: dict[str, tuple[str, ...]] = {
     "energy": (K.ENERGY, K.ENERGY_ERROR),
     "diagnostics": (K.CONTACT_COUNT, K.OVERLAP, K.DT_CRIT),
 }
+INTERFACE_LINES = 10  # most interfaces drawn as lines (tab10's distinct colours); more: maps and envelopes
+SIGNED = {K.IF_H, K.IF_ECC}  # interface quantities of either sign: a diverging colour map centred on 0
+ECC_EDGE = 0.5  # eccentricity ÷ width at the face's edge: the maps' range (beyond it V is ~0 and e is noise)
 AXIS_HEIGHT = 2.1  # [in] per axis
 FIG_WIDTH = 10.0  # [in], legends on the right
 DPI = 110
@@ -181,6 +191,126 @@ def plot_families(history: dict, families: dict[str, list[str]], columns: dict[s
     return out
 
 
+def interface_labels(families: dict[str, list[str]], columns: dict[str, Column]) -> list[str]:
+    """The interfaces of the interfaces figure's columns (their legend labels), in the order first met."""
+    return list(dict.fromkeys(columns[n].label or n for ns in families.values() for n in ns))
+
+
+def interface_table(history: dict, names: list[str], columns: dict[str, Column], labels: list[str], t_max: float):
+    """One quantity of every interface as a (interface, time) array up to t_max [s] (NaN where an interface
+    lacks the column or the value is not finite), with the record times."""
+    t = np.asarray(history["t"], float)
+    keep = t <= t_max
+    by_label = {columns[n].label or n: n for n in names}
+    z = np.full((len(labels), int(np.count_nonzero(keep))), np.nan)
+    for i, lab in enumerate(labels):
+        if lab in by_label:
+            y = np.asarray(history[by_label[lab]], float)[keep]
+            z[i] = np.where(np.isfinite(y), y, np.nan)
+    return t[keep], z
+
+
+def _ticks(ax, labels: list[str], *, axis: str) -> None:
+    """Interface names on an axis, every k-th when there are many (at most ~24 names)."""
+    step = max(1, int(np.ceil(len(labels) / 24)))
+    idx = list(range(0, len(labels), step))
+    (ax.set_yticks if axis == "y" else ax.set_xticks)(idx)
+    (ax.set_yticklabels if axis == "y" else ax.set_xticklabels)([labels[i] for i in idx], fontsize=6,
+                                                                **({} if axis == "y" else {"rotation": 90}))
+
+
+def _colour_range(family: str, z: np.ndarray, mu: float | None) -> tuple[float, float, str]:
+    finite = z[np.isfinite(z)]
+    top = float(np.percentile(np.abs(finite), 99.5)) if finite.size else 1.0
+    top = top if top > 0 else 1.0
+    if family == K.IF_ECC:
+        return -ECC_EDGE, ECC_EDGE, "RdBu_r"
+    if family in SIGNED:
+        return -top, top, "RdBu_r"
+    if family == K.IF_FRICTION and mu is not None:
+        top = max(top, 1.2 * mu)
+    return (min(0.0, float(np.min(finite))) if finite.size else 0.0), top, "viridis"
+
+
+def plot_interface_maps(history: dict, families: dict[str, list[str]], columns: dict[str, Column], path: Path, *,
+                        title: str, motion: dict, t_max: float, mu: float | None = None) -> Path:
+    """The interfaces figure for many interfaces: per quantity a map, time across, one row per interface."""
+    plt = _pyplot()
+    labels = interface_labels(families, columns)
+    height = max(AXIS_HEIGHT, min(0.09 * len(labels), 5.0))
+    fig, axes = plt.subplots(len(families), 1, figsize=(FIG_WIDTH, 0.9 + height * len(families)), sharex=True,
+                             squeeze=False)
+    axes = axes[:, 0]
+    for ax, (family, names) in zip(axes, families.items()):
+        t, z = interface_table(history, names, columns, labels, t_max)
+        unit = columns[names[0]].unit
+        factor, shown = _scale([z[np.isfinite(z)]], unit)
+        lo, hi, cmap = _colour_range(family, z * factor, mu)
+        edges = np.concatenate([t, [t[-1] + (t[-1] - t[-2] if len(t) > 1 else 1.0)]]) if len(t) else np.zeros(1)
+        mesh = ax.pcolormesh(edges, np.arange(len(labels) + 1) - 0.5, z * factor, cmap=cmap, vmin=lo, vmax=hi,
+                             shading="flat", rasterized=True)
+        _ticks(ax, labels, axis="y")
+        ax.set_ylabel(family, fontsize=8)
+        bar = fig.colorbar(mesh, ax=ax, pad=0.01, fraction=0.04)
+        bar.set_label(f"[{shown}]" if shown and shown != "-" else "[–]", fontsize=7)
+        bar.ax.tick_params(labelsize=7)
+    if len(history["t"]):
+        axes[-1].set_xlim(float(history["t"][0]), t_max)
+    axes[-1].set_xlabel("time t [s]")
+    _mark(axes, motion, t_max)
+    fig.suptitle(f"{title} ({len(labels)} interfaces)" if title else f"{len(labels)} interfaces", fontsize=10)
+    fig.tight_layout()
+    out = _save(fig, path)
+    plt.close(fig)
+    return out
+
+
+def plot_interface_envelopes(history: dict, families: dict[str, list[str]], columns: dict[str, Column], path: Path,
+                             *, title: str, t_max: float, mu: float | None = None) -> Path:
+    """Per quantity, its least and largest value over t ≤ t_max at each interface (interfaces across)."""
+    plt = _pyplot()
+    labels = interface_labels(families, columns)
+    fig, axes = plt.subplots(len(families), 1, figsize=(FIG_WIDTH, 0.9 + AXIS_HEIGHT * len(families)), sharex=True,
+                             squeeze=False)
+    axes = axes[:, 0]
+    x = np.arange(len(labels))
+    for ax, (family, names) in zip(axes, families.items()):
+        _t, z = interface_table(history, names, columns, labels, t_max)
+        factor, shown = _scale([z[np.isfinite(z)]], columns[names[0]].unit)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an interface with no finite value: NaN
+            lo, hi = np.nanmin(z, axis=1) * factor, np.nanmax(z, axis=1) * factor
+        ax.fill_between(x, lo, hi, color="tab:blue", alpha=0.2, lw=0)
+        ax.plot(x, hi, "o-", ms=2.5, lw=0.9, color="tab:blue", label="largest")
+        ax.plot(x, lo, "o-", ms=2.5, lw=0.9, color="tab:orange", label="least")
+        if family == K.IF_ECC:
+            for y in (-1 / 6, 1 / 6):
+                ax.axhline(y, color="k", ls="--", lw=0.7)
+        if family == K.IF_FRICTION and mu is not None:
+            ax.axhline(mu, color="tab:red", ls="--", lw=0.7)
+        ax.set_ylabel(f"{family}\n[{shown}]" if shown and shown != "-" else f"{family}\n[–]", fontsize=8)
+        ax.grid(True, lw=0.3, alpha=0.6)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1.0), borderaxespad=0.0, frameon=False)
+    _ticks(axes[-1], labels, axis="x")
+    axes[-1].set_xlabel("interface")
+    name = f"{title}: envelopes" if title else "interface envelopes"
+    fig.suptitle(f"{name} over t ≤ {t_max:.4g} s ({len(labels)} interfaces)", fontsize=10)
+    fig.tight_layout()
+    out = _save(fig, path)
+    plt.close(fig)
+    return out
+
+
+def _figure(fig: str, history: dict, families: dict, columns: dict, out_dir: Path, **kw) -> list[Path]:
+    """The files of one figure of :func:`plot_history`: the interfaces of many interfaces as maps and envelopes."""
+    if fig == "interfaces" and len(interface_labels(families, columns)) > INTERFACE_LINES:
+        env = {k: v for k, v in kw.items() if k != "motion"}
+        return [plot_interface_maps(history, families, columns, out_dir / "plot_interfaces.png", **kw),
+                plot_interface_envelopes(history, families, columns, out_dir / "plot_interface_envelopes.png",
+                                         **env)]
+    return [plot_families(history, families, columns, out_dir / f"plot_{fig}.png", **kw)]
+
+
 def plot_history(history: dict[str, np.ndarray], out_dir: Path, *, title: str = "",
                  columns: dict[str, Column] | None = None, motion: dict | None = None, mu: float | None = None,
                  full: bool = False) -> list[Path]:
@@ -198,8 +328,7 @@ def plot_history(history: dict[str, np.ndarray], out_dir: Path, *, title: str = 
     paths = []
     for fig, families in figure_families(list(history), columns).items():
         name = f"{title} — {fig}" if title else fig
-        paths.append(plot_families(history, families, columns, out_dir / f"plot_{fig}.png", title=name,
-                                   motion=motion, t_max=t_max, mu=mu))
+        paths += _figure(fig, history, families, columns, out_dir, title=name, motion=motion, t_max=t_max, mu=mu)
     return paths
 
 
