@@ -31,6 +31,8 @@ IF_V_RATIO = "V ÷ static load"
 IF_ECC = "eccentricity ÷ width"
 IF_FRICTION = "friction ratio |H|/V"
 IF_CONTACTS = "sphere contacts"
+IF_OPENING = "joint opening (relative rotation)"
+IF_SLIP = "joint slip"
 BASE_ACC = "base acceleration"
 BASE_VEL = "base velocity"
 BASE_DISP = "base displacement"
@@ -108,11 +110,11 @@ def guess(name: str) -> Column:
     if name in ENGINE_COLUMNS:
         return ENGINE_COLUMNS[name]
     rules = [
-        ("_over_alpha", "-", ANGLE_ALPHA), ("_deg", "deg", ANGLE), ("_over_p", "-", OMEGA_P),
-        ("_V_ratio", "-", IF_V_RATIO), ("_ecc", "-", IF_ECC), ("_friction", "-", IF_FRICTION),
-        ("_contacts", "-", IF_CONTACTS), ("_H", "N", IF_H), ("_V", "N", IF_V), ("_ux", "m", DISP_H),
-        ("_uz", "m", DISP_V), ("_ax", "m/s²", ACC_H), ("_az", "m/s²", ACC_V), ("_acc", "m/s²", BASE_ACC),
-        ("_vel", "m/s", BASE_VEL), ("_disp", "m", BASE_DISP), ("_G", "g", ACC_G),
+        ("_opening_deg", "deg", IF_OPENING), ("_over_alpha", "-", ANGLE_ALPHA), ("_deg", "deg", ANGLE),
+        ("_over_p", "-", OMEGA_P), ("_V_ratio", "-", IF_V_RATIO), ("_ecc", "-", IF_ECC),
+        ("_friction", "-", IF_FRICTION), ("_contacts", "-", IF_CONTACTS), ("_slip", "m", IF_SLIP), ("_H", "N", IF_H),
+        ("_V", "N", IF_V), ("_ux", "m", DISP_H), ("_uz", "m", DISP_V), ("_ax", "m/s²", ACC_H), ("_az", "m/s²", ACC_V),
+        ("_acc", "m/s²", BASE_ACC), ("_vel", "m/s", BASE_VEL), ("_disp", "m", BASE_DISP), ("_G", "g", ACC_G),
     ]
     for suffix, unit, family in rules:
         if name.endswith(suffix):

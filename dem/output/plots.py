@@ -8,7 +8,8 @@ with one colour per body or interface across a figure). Figures:
     plot_motion.png       displacements, accelerations, velocities of the bodies' centres
     plot_forces.png       contact forces ÷ weight, sphere-group forces, contact moments
     plot_interfaces.png   every interface (whatever its name): H, V, V ÷ static load, eccentricity ÷ width
-                          (±1/6 middle third), |H|/V (μ when known), sphere contacts; a line per interface
+                          (±1/6 middle third), an assembly's joint opening and slip, |H|/V (μ when known),
+                          sphere contacts; a line per interface
                           up to INTERFACE_LINES interfaces, beyond (a column of many drums, an arch, a wall)
                           a map per quantity, time across and the interfaces in their order up the axis
                           (an assembly's: bottom to top, or springing to springing), and then also
@@ -43,13 +44,13 @@ FIGURES: dict[str, tuple[str, ...]] = {
     "rocking": (K.ANGLE, K.ANGLE_ALPHA, K.OMEGA, K.OMEGA_P),
     "motion": (K.DISP_H, K.DISP_V, K.VELOCITY, K.ACC_H, K.ACC_V, K.ACC_G),
     "forces": (K.FORCE_RATIO, K.FORCE, K.MOMENT),
-    "interfaces": (K.IF_H, K.IF_V, K.IF_V_RATIO, K.IF_ECC, K.IF_FRICTION, K.IF_CONTACTS),
+    "interfaces": (K.IF_H, K.IF_V, K.IF_V_RATIO, K.IF_ECC, K.IF_OPENING, K.IF_SLIP, K.IF_FRICTION, K.IF_CONTACTS),
     "base": (K.BASE_ACC, K.BASE_VEL, K.BASE_DISP),
     "energy": (K.ENERGY, K.ENERGY_ERROR),
     "diagnostics": (K.CONTACT_COUNT, K.OVERLAP, K.DT_CRIT),
 }
 INTERFACE_LINES = 10  # most interfaces drawn as lines (tab10's distinct colours); more: maps and envelopes
-SIGNED = {K.IF_H, K.IF_ECC}  # interface quantities of either sign: a diverging colour map centred on 0
+SIGNED = {K.IF_H, K.IF_ECC, K.IF_OPENING, K.IF_SLIP}  # quantities of either sign: a diverging map centred on 0
 ECC_EDGE = 0.5  # eccentricity ÷ width at the face's edge: the maps' range (beyond it V is ~0 and e is noise)
 AXIS_HEIGHT = 2.1  # [in] per axis
 FIG_WIDTH = 10.0  # [in], legends on the right
