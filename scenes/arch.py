@@ -74,6 +74,10 @@ def table_acceleration(p: dict, t) -> np.ndarray:
 
 
 def build(p: dict) -> Scene:
+    if p["embrace_deg"] < 180 and p["abutment_height"] == 0:  # in the scene's terms (the builder's: radians)
+        raise ValueError(f"abutment_height must be > 0 [m] with embrace_deg < 180 (a segmental arch's springing "
+                         f"joints are inclined: it stands on abutments), got embrace_deg={p['embrace_deg']} and "
+                         "abutment_height=0")
     stone = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
                            damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
     a_max, rate = p["max_g"] * G, p["tilt_rate"] * G

@@ -114,6 +114,29 @@ def vehicle_signal(p: dict):
     return rec, {"vehicle_motion": f"record {p['record']}"}
 
 
+def check_sizes(p: dict, kinds: list[str]) -> None:
+    """ValueError naming the scene's parameter and its allowed range where a package cannot be packed: a
+    crate or coil narrower than one sphere, or joint zones deeper than the package (before box_clump and
+    drum_clump refuse it in their own terms)."""
+    r_big = max(p["r_core"], p["r_joint"])
+    if "box" in kinds:
+        for key in ("box_width", "box_depth"):
+            if p[key] < 2 * r_big:
+                raise ValueError(f"{key} must be >= 2 × max(r_core, r_joint) = {2 * r_big} m (a crate at least "
+                                 f"one sphere wide), got {p[key]} m")
+        zones = 2 if p["box_stack"] > 1 else 1  # a stacked crate has a joint zone under its top face too
+        if zones * p["zone"] >= p["box_height"]:
+            raise ValueError(f"zone must be < box_height{' / 2' if zones == 2 else ''} = "
+                             f"{p['box_height'] / zones} m (joint zones and a core), got {p['zone']} m")
+    if "drum" in kinds:
+        if p["drum_radius"] < r_big:
+            raise ValueError(f"drum_radius must be >= max(r_core, r_joint) = {r_big} m (a coil at least one sphere "
+                             f"wide), got {p['drum_radius']} m")
+        if p["zone"] >= p["drum_height"]:
+            raise ValueError(f"zone must be < drum_height = {p['drum_height']} m (a joint zone and a core), got "
+                             f"{p['zone']} m")
+
+
 def crate_stack(b, p: dict, name: str, x: float, material, bed: int):
     """``box_stack`` crates one on another on the bed at x [m] (module docstring): the Assembly and the
     statics of the stack (each joint's opening a/g, W / ((N − j) H), and the joint that opens first)."""
@@ -129,6 +152,7 @@ def crate_stack(b, p: dict, name: str, x: float, material, bed: int):
 
 def build(p: dict) -> Scene:
     kinds = package_kinds(p["packages"])
+    check_sizes(p, kinds)
     signal, info = vehicle_signal(p)
     law = dict(young=p["E"], poisson=p["nu"], damping_normal=p["beta_n"], damping_shear=p["beta_s"],
                damping_mass=p["damping_mass"])

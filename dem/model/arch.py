@@ -55,6 +55,33 @@ def abutment_polygon(radius: float, thickness: float, embrace: float, height: fl
     return right if not left else (right * [-1.0, 1.0])[::-1]
 
 
+def _check_voussoirs(radius: float, thickness: float, n: int, embrace: float, r_big: float, zone: float) -> None:
+    """ValueError naming ``voussoirs`` and its allowed range where the n voussoirs cannot be built: one
+    voussoir spanning π (its intrados chord through the arch's centre: a degenerate quadrilateral, its
+    vertices collinear), or voussoirs narrower than one sphere (prism_clump needs 2 r ≤ the polygon's width
+    across each edge: across the intrados chord t cos(Δ/2), across a radial joint r_out sin Δ (its far
+    extrados corner), Δ = embrace/n), or whose two joint zones (``zone`` deep, each along its joint) would
+    leave no core between them (they meet first at the extrados chord's middle, r_out sin(Δ)/2 from either
+    joint)."""
+    if embrace / n >= math.pi - 1e-12:
+        raise ValueError(f"voussoirs must be >= 2 for an embrace of {math.degrees(embrace):.6g}° (one voussoir "
+                         f"spanning 180° would have its intrados chord through the arch's centre), got {n}")
+    r_out, delta = radius + thickness / 2, embrace / n
+    across = thickness * math.cos(delta / 2)  # the width across the intrados chord
+    if 2 * r_big > across * (1 + 1e-12):
+        raise ValueError(f"r_core and r_joint must be <= half the voussoirs' width across the intrados, "
+                         f"thickness × cos(embrace / 2n) / 2 = {across / 2:.6g} m, got {r_big} m")
+    if 2 * r_big > r_out * math.sin(min(delta, math.pi / 2)) * (1 + 1e-12):
+        n_max = int(embrace / math.asin(min(1.0, 2 * r_big / r_out)))
+        raise ValueError(f"voussoirs must be <= {n_max} for this arch (radius {radius} m, thickness {thickness} m, "
+                         f"embrace {math.degrees(embrace):.6g}°): each voussoir at least one sphere "
+                         f"(2 × {r_big} m) wide across its joints, got {n}")
+    if isinstance(zone, (int, float)) and zone >= r_out * math.sin(min(delta, math.pi / 2)) / 2:
+        raise ValueError(f"zone must be < {r_out * math.sin(min(delta, math.pi / 2)) / 2:.6g} m with {n} voussoirs "
+                         f"(a voussoir's two joint zones must leave a core between them; or fewer voussoirs), "
+                         f"got {zone} m")
+
+
 def arch(builder, *, radius: float, thickness: float, voussoirs: int, embrace: float = math.pi, depth: float,
          material, density: float | None = None, r_core: float, r_joint: float | None = None, zone: float,
          spacing_ratio: float = 0.75, base: int, abutment_height: float = 0.0, position=(0.0, 0.0),
@@ -79,10 +106,7 @@ def arch(builder, *, radius: float, thickness: float, voussoirs: int, embrace: f
         raise ValueError("a segmental arch (embrace < π) needs abutments: give abutment_height > 0 [m]")
     if not 0 <= base < len(builder.walls) or not np.allclose(np.abs(builder.walls[base].normal), [0, 0, 1]):
         raise ValueError(f"base must be the index of a horizontal wall in [0, {len(builder.walls)})")
-    # a voussoir must not overlap its neighbours: its joints meet at the centre, inside the intrados
-    half_angle = embrace / (2 * voussoirs)
-    if (radius - thickness / 2) * math.cos(half_angle) <= 0:
-        raise ValueError("the voussoirs' intrados chords would pass the arch's centre: more voussoirs")
+    _check_voussoirs(radius, thickness, voussoirs, embrace, max(r_core, r_core if r_joint is None else r_joint), zone)
     g = float(np.linalg.norm(builder.gravity))
     prefix = f"{name}_" if name else ""
     z0 = float(builder.walls[base].origin[2])

@@ -217,8 +217,17 @@ def column(builder, *, drums: int, height: float, radius: float, top_radius: flo
     top_radius = radius if top_radius is None else top_radius
     check_positive(top_radius=top_radius)
     r_joint = r_core if r_joint is None else r_joint
+    check_positive(r_core=r_core, r_joint=r_joint)
     prefix = f"{name}_" if name else ""
     h = height / drums
+    # checked here, in the column's own terms, before drum_clump checks each drum in its own
+    r_big = max(r_core, r_joint)
+    if min(radius, top_radius) < r_big:
+        raise ValueError(f"radius and top_radius must be >= r_joint and r_core (>= {r_big} m: a drum at least one "
+                         f"sphere wide), got {radius} m and {top_radius} m")
+    if not (isinstance(zone, (int, float)) and math.isfinite(zone) and 0 <= zone < h / 2):
+        raise ValueError(f"zone must be in [0, {h / 2:.6g}) m: less than half a drum's height, height ÷ drums = "
+                         f"{h:.6g} m (a joint zone under each face and a core between), got {zone!r}")
     radii = radius + (top_radius - radius) * np.arange(drums + 1) / drums
     kw = dict(r_core=r_core, r_joint=r_joint, zone=zone, spacing_ratio=spacing_ratio)
     tpls = [drum_clump(float(radii[k]), h, top_radius=float(radii[k + 1]), **kw) for k in range(drums)]

@@ -112,8 +112,10 @@ def _build(vertices, thickness, *, r_core, r_joint, joints, zone, spacing_ratio)
     depth = np.max(inside_distance(v, v), axis=0)
     r_big = max(r_core, r_joint)
     if 2 * r_big > min(float(depth.min()), thickness):
-        raise ValueError(f"sphere radius {r_big} m is larger than half the prism's smallest width "
-                         f"{min(float(depth.min()), thickness)} m (thickness or polygon width)")
+        which = "r_core" if r_core >= r_joint else "r_joint"
+        raise ValueError(f"{which}={r_big} m must be <= half the prism's smallest width, "
+                         f"{min(float(depth.min()), thickness) / 2:.6g} m (of its thickness {thickness} m and the "
+                         f"polygon's width {float(depth.min()):.6g} m: a prism at least one sphere wide)")
     offsets = {k: zone for k in joint}
     if zone > 0:
         core = clip(v, offsets)

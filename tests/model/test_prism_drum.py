@@ -225,7 +225,7 @@ def test_bad_polygons_are_refused(poly, words):
     (lambda: prism_clump(TRAPEZOID, 0.3, r_core=0.02, r_joint=0.01, zone=0.6), "zone=0.6 m is too deep"),
     (lambda: prism_clump(TRAPEZOID, 0.3, r_core=0.02, r_joint=0.01, zone=0.05, joints=(4,)),
      r"joints must be distinct edge indices in \[0, 3\]"),
-    (lambda: prism_clump(TRAPEZOID, 0.3, r_core=0.2), "larger than half the prism's smallest width"),
+    (lambda: prism_clump(TRAPEZOID, 0.3, r_core=0.2), "r_core=0.2 m must be <= half the prism's smallest width"),
     (lambda: drum_clump(0.0, 0.3, r_core=0.02), "radius must be a finite number > 0"),
     (lambda: drum_clump(0.3, -1.0, r_core=0.02), "height must be a finite number > 0"),
     (lambda: drum_clump(0.3, 0.3, top_radius=0.0, r_core=0.02), "top_radius must be a finite number > 0"),
