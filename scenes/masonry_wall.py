@@ -104,9 +104,9 @@ def build(p: dict) -> Scene:
 
 
 def joint_opening(h: dict, beds) -> dict[str, np.ndarray]:
-    """|relative rotation| [deg] about y across each bed joint: the upper block's less the lower's (the
-    base's: 0)."""
-    return {n: np.abs(h[f"{up}_theta_deg"] - (0.0 if low is None else h[f"{low}_theta_deg"])) for n, up, low in beds}
+    """|opening| [deg] of each bed joint: the rotation about y of the block above relative to the block below
+    (dem.run.assembly_probes.JointMotion)."""
+    return {n: np.abs(h[f"{n}_opening_deg"]) for n, _up, _low in beds}
 
 
 def postprocess(result, out_dir, beds=(), params=None):

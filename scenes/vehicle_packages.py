@@ -26,7 +26,8 @@ a/g = W / ((N − j) H), the crates from j up tipping as one block; the joint on
 (0.125 for two default crates). info: ``stacks`` gives each joint's threshold and the first.
 
 Recorded per package: rotation about y (``<name>_theta_deg``, ÷ α), angular velocity, displacement and
-acceleration, the bed interface (H, V, eccentricity, |H|/V, contacts); the bed's motion. summary.json's
+acceleration, the bed interface (H, V, eccentricity, |H|/V, contacts; its opening and slip,
+dem.run.assembly_probes.JointMotion), and so every joint of a stack; the bed's motion. summary.json's
 ``postprocess``: per package its peak rotation, whether it overturned (|θ| past α at the end), and its slip
 on the bed (its displacement less the bed's) at the end and at most.
 """
@@ -41,6 +42,7 @@ from dem.model.assembly import Joint
 from dem.model.base_motion import STANDARD_G, ExponentialSine
 from dem.model.materials import DAMPING_MASSES
 from dem.records.files import load_record
+from dem.run.assembly_probes import JointMotion
 from dem.run.events import EventSpec
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scenes.pulses import trapezoid
@@ -197,6 +199,7 @@ def build(p: dict) -> Scene:
         out += [RockingAngle(f"{name}_theta_deg", c, alpha=packages[name]["alpha_rad"]),
                 AngularVelocity(f"{name}_omega", c), BodyMotion(name, c)]
     out += [Interface(j.name, j.slot, j.upper, j.center_body, j.width, j.load) for j in joints]
+    out += [JointMotion(j.name, j.upper, j.lower, j.center_body) for j in joints]  # opening and slip
     if stacks:
         info["stacks"] = stacks
     info |= {"packages": packages, "braking_delay_s": p["settle"]}
