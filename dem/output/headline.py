@@ -136,7 +136,8 @@ def headline_text(summary: dict) -> str:
 
 def bodies_text(bodies: list[dict], *, limit: int = 3) -> str:
     """A clause for the run's summary line from summary.json's ``bodies`` (dem.run.bodies): which bodies fell
-    (the first `limit` by time), or else the largest residual horizontal drift and rotation and whose."""
+    (the first `limit` by time), or else the largest residual horizontal drift (on the ground) and rotation
+    and whose."""
     if not bodies:
         return ""
     fell = sorted((b for b in bodies if b.get("fell")), key=lambda b: b["fell_time_s"])
@@ -144,14 +145,14 @@ def bodies_text(bodies: list[dict], *, limit: int = 3) -> str:
         named = ", ".join(f"{b['name']} at {b['fell_time_s']:.3g} s" for b in fell[:limit])
         more = f" and {len(fell) - limit} more" if len(fell) > limit else ""
         return f"{len(fell)} of {len(bodies)} bodies fell ({named}{more})"
-    moved = [b for b in bodies if b.get("residual_horizontal_displacement_m") is not None
-             and math.isfinite(b["residual_horizontal_displacement_m"])]
+    moved = [b for b in bodies if isinstance(b.get("residual_horizontal_drift_m"), float)
+             and isinstance(b.get("residual_rotation_rad"), float)]
     if not moved:
         return ""
-    d = max(moved, key=lambda b: b["residual_horizontal_displacement_m"])
+    d = max(moved, key=lambda b: b["residual_horizontal_drift_m"])
     r = max(moved, key=lambda b: b["residual_rotation_rad"])
     if len(bodies) == 1:
-        return (f"{d['name']} did not fall: residual drift {1e3 * d['residual_horizontal_displacement_m']:.3g} mm, "
+        return (f"{d['name']} did not fall: residual drift {1e3 * d['residual_horizontal_drift_m']:.3g} mm, "
                 f"rotation {math.degrees(d['residual_rotation_rad']):.3g}°")
-    return (f"no body fell; largest residual drift {1e3 * d['residual_horizontal_displacement_m']:.3g} mm "
+    return (f"no body fell; largest residual drift {1e3 * d['residual_horizontal_drift_m']:.3g} mm "
             f"({d['name']}), rotation {math.degrees(r['residual_rotation_rad']):.3g}° ({r['name']})")

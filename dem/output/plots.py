@@ -260,7 +260,7 @@ def plot_interface_maps(history: dict, families: dict[str, list[str]], columns: 
     axes[-1].set_xlabel("time t [s]")
     _mark(axes, motion, t_max)
     fig.suptitle(f"{title} ({len(labels)} interfaces)" if title else f"{len(labels)} interfaces", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.3 / fig.get_figheight()))  # the title clear of the top map
     out = _save(fig, path)
     plt.close(fig)
     return out

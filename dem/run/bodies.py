@@ -8,14 +8,16 @@ from the scene's probes), measured from its pose at the start of the run (t = 0,
   about one axis, the largest |θ| of its rocking-angle column;
 - ``peak_tilt_rad`` [rad]: the largest angle between the axis that was vertical in the body at the start and
   the vertical (rocking, without the twist about the vertical);
-- ``residual_displacement_m`` [m, world x y z] and ``residual_horizontal_displacement_m`` [m]: its centre of
-  mass at the end of the run less at the start;
+- ``residual_displacement_m`` [m, world x y z]: its centre of mass at the end of the run less at the start;
+- ``residual_drift_m`` [m, x y z] and ``residual_horizontal_drift_m`` [m]: the same less the displacement of
+  the ground (``ground``: the first moving wall with a horizontal face, a shaking table or a vehicle's bed;
+  none: the drift is the displacement) — where the body was left on what carries it;
 - ``residual_rotation_rad`` [rad] and ``residual_rotation_vector_rad`` [rad, world x y z]: its rotation
   from the start at the end of the run (the rotation vector: axis × angle, angle in [0, π]);
 - ``fell`` (true/false), ``fell_time_s`` [s], ``fell_by``: the body fell when, at some record,
   (a) its tilt reached its overturning angle θ_ov (``fell_by`` "tilt"), or
-  (b) its centre of mass came lower than at the start by more than ``drop_limit_m``, half the body's
-  smallest extent (along x, y or z) at the start (``fell_by`` "drop": it came off what carried it);
+  (b) its centre of mass came lower than at the start, on the ground, by more than ``drop_limit_m``, half
+  the body's smallest extent (along x, y or z) at the start (``fell_by`` "drop": it came off what carried it);
   θ_ov (``overturn_angle_rad``) is dem.run.response's (α + π/2)/2, the angle past which a block is taken
   as overturned, with α the scene's slenderness (``info['alpha_rad']``, ``overturn_angle_from`` "scene
   alpha_rad") for the bodies it names as rocking (``info['rocking_bodies']``: the same test as the
@@ -27,9 +29,8 @@ from the scene's probes), measured from its pose at the start of the run (t = 0,
   a box's bottom face, a drum's bottom rim); 0 for a body standing on one point or edge (a voussoir), which
   then takes θ_ov = 45°.
 
-Both criteria look at the body alone: a body that drops with the ground it stands on (a table moving down)
-would read as fallen, and one carried away with it (an arch on an accelerating table) shows that motion in
-its residual displacement, which is measured in the world frame.
+Both criteria look at the body alone, not at what it stands on: a drum that falls with the whole column
+and one that comes off it both fall.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ from .response import default_overturn_angle
 
 FOOT_BAND = 0.05  # points of a body up to this share of its height above its lowest point are its footing
 FELL_BY = ("", "tilt", "drop")  # codes of the tracker's fell_by array
-_STATE = ("peak_rotation", "peak_rotation_t", "peak_tilt", "fell_t", "fell_by", "last_t", "last_pos", "last_quat")
+_STATE = ("peak_rotation", "peak_rotation_t", "peak_tilt", "fell_t", "fell_by", "last_t", "last_pos", "last_quat",
+          "last_ground")
 
 
 def _qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -142,6 +144,15 @@ def overturn_angles(model, info: dict, probes) -> tuple[np.ndarray, list[str]]:
     return angles, source
 
 
+def ground_wall(model) -> int | None:
+    """The ground the bodies are measured on: the first wall that moves and faces up or down (module
+    docstring), or None."""
+    for k, w in enumerate(model.walls):
+        if w.motion is not None and abs(float(np.asarray(w.normal, float)[2])) > 0.99:
+            return k
+    return None
+
+
 class BodyTracker:
     """Follows every body of one world through its record rows (:meth:`update`) and gives its row of
     summary.json's ``bodies`` (:meth:`summary`). Its state goes into a checkpoint (:meth:`arrays`,
@@ -160,6 +171,8 @@ class BodyTracker:
         self.fell_by = np.zeros(n, np.int64)
         self.last_t = np.full(1, np.nan)
         self.last_pos = self.pos0.copy()
+        self.ground = ground_wall(model)
+        self.last_ground = np.zeros(3)
         self.last_quat = self.quat0.copy()
 
     def update(self, rows: np.ndarray) -> None:
@@ -185,7 +198,8 @@ class BodyTracker:
             self.peak_rotation_t = np.where(higher, t[k], self.peak_rotation_t)
             self.peak_tilt = np.fmax(self.peak_tilt, np.max(np.where(np.isfinite(tilt), tilt, -np.inf), axis=0))
             by_tilt = tilt >= self.overturn
-            by_drop = (pos[..., 2] - self.pos0[:, 2]) < -self.drop
+            ground = self.layout.wall(rows, self.ground)[0] if self.ground is not None else np.zeros((n, 3))
+            by_drop = (pos[..., 2] - ground[:, None, 2] - self.pos0[:, 2]) < -self.drop
         hit = by_tilt | by_drop
         first = np.argmax(hit, axis=0)
         new = hit.any(axis=0) & np.isnan(self.fell_t)
@@ -193,7 +207,7 @@ class BodyTracker:
             self.fell_t[b] = t[first[b]]
             self.fell_by[b] = 1 if by_tilt[first[b], b] else 2
         self.last_t[0] = t[-1]
-        self.last_pos, self.last_quat = pos[-1].copy(), quat[-1].copy()
+        self.last_pos, self.last_quat, self.last_ground = pos[-1].copy(), quat[-1].copy(), ground[-1].copy()
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {k: np.asarray(getattr(self, k)) for k in _STATE}
@@ -211,13 +225,16 @@ class BodyTracker:
         rv = relative_rotation(self.last_quat, self.quat0)
         for b, cs in enumerate(self.model.clumps):
             disp = self.last_pos[b] - self.pos0[b]
+            drift = disp - self.last_ground
             fell = bool(np.isfinite(self.fell_t[b]))
             row = {"body": b, "name": cs.name, "fixed": bool(self.model.fixed[b]),
                    "peak_rotation_rad": float(self.peak_rotation[b]) if ended else math.nan,
                    "peak_rotation_time_s": float(self.peak_rotation_t[b]) if ended else math.nan,
                    "peak_tilt_rad": float(self.peak_tilt[b]) if ended else math.nan,
                    "residual_displacement_m": [float(v) for v in disp],
-                   "residual_horizontal_displacement_m": float(np.hypot(disp[0], disp[1])),
+                   "residual_drift_m": [float(v) for v in drift],
+                   "residual_horizontal_drift_m": float(np.hypot(drift[0], drift[1])),
+                   "ground": None if self.ground is None else self.model.walls[self.ground].name,
                    "residual_rotation_rad": float(np.linalg.norm(rv[b])),
                    "residual_rotation_vector_rad": [float(v) for v in rv[b]],
                    "fell": fell, "fell_time_s": float(self.fell_t[b]), "fell_by": FELL_BY[self.fell_by[b]] or None,
@@ -228,7 +245,8 @@ class BodyTracker:
                 for k in ("peak_rotation_rad", "peak_rotation_time_s", "peak_tilt_rad"):
                     why[f"{at}.{k}"] = "no history rows"
             elif not np.all(np.isfinite(self.last_pos[b])) or not np.all(np.isfinite(self.last_quat[b])):
-                for k in ("residual_displacement_m", "residual_horizontal_displacement_m", "residual_rotation_rad",
+                for k in ("residual_displacement_m", "residual_drift_m", "residual_horizontal_drift_m",
+                          "residual_rotation_rad",
                           "residual_rotation_vector_rad"):
                     why[f"{at}.{k}"] = "the body's last recorded pose is not a finite number (the run went unstable)"
             if not fell:
@@ -236,7 +254,7 @@ class BodyTracker:
             rows.append(row)
         # a list's items are paths of their own in strict JSON: give the reasons for the vectors' entries too
         for key in list(why):
-            if key.endswith("_vector_rad") or key.endswith("displacement_m"):
+            if key.endswith(("_vector_rad", "displacement_m", "_drift_m")) and "horizontal" not in key:
                 why |= {f"{key}[{i}]": why[key] for i in range(3)}
         return rows, why
 

@@ -49,7 +49,7 @@ def test_every_history_column_has_a_unit_and_files_are_0644(ti_cpu, tmp_path, sc
     for b in bodies:
         assert b["fell"] is False and b["fell_time_s"] is None, b
         assert 0 <= b["peak_rotation_rad"] < 1e-3 and 0 < b["overturn_angle_rad"] <= math.pi / 2, b
-        assert len(b["residual_displacement_m"]) == 3 and b["residual_horizontal_displacement_m"] < 1e-3, b
+        assert len(b["residual_displacement_m"]) == 3 and b["residual_horizontal_drift_m"] < 1e-3, b
     mode = 0o666 & ~_umask()
     for f in out.iterdir():
         assert stat.S_IMODE(f.stat().st_mode) == mode, (f.name, oct(f.stat().st_mode))

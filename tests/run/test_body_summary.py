@@ -1,6 +1,6 @@
 """summary.json's ``bodies`` (dem.run.bodies) against the history of a short coarse run: two slender blocks
 (0.1 × 0.1 × 0.4 m, 20 mm spheres) on a floor, one at rest and one set rotating about its corner fast enough to
-go past its tipping angle and fall; and the per-body rows of a made-up record.
+go past its tipping angle and fall; and the tracker on made-up record rows (a moving table, a drop).
 
 The history's rocking angle (dem.run.probes.RockingAngle) and centre displacement (BodyMotion) are computed from
 the same record rows as the summary, by other formulas (atan2 of a rotated axis against the angle of a relative
@@ -71,7 +71,8 @@ def test_peaks_and_residuals_are_the_historys(two_blocks):
         ux, uz = h[f"{name}_ux"], h[f"{name}_uz"]
         assert b["residual_displacement_m"][0] == pytest.approx(ux[-1] - ux[0], abs=DISP_TOL)
         assert b["residual_displacement_m"][2] == pytest.approx(uz[-1] - uz[0], abs=DISP_TOL)
-        assert b["residual_horizontal_displacement_m"] >= abs(ux[-1] - ux[0]) - DISP_TOL
+        assert b["residual_horizontal_drift_m"] >= abs(ux[-1] - ux[0]) - DISP_TOL
+        assert b["ground"] is None and b["residual_drift_m"] == b["residual_displacement_m"]  # the floor stays
     if bodies["pushed"]["peak_rotation_rad"] > ANGLE_TOL:  # the time of a peak that is not round-off
         k = int(np.argmax(np.abs(h["pushed_theta_deg"])))
         assert bodies["pushed"]["peak_rotation_time_s"] == pytest.approx(h["t"][k], abs=1e-12)
@@ -83,7 +84,7 @@ def test_the_pushed_block_fell_and_the_resting_one_did_not(two_blocks):
     rest, push = summary["bodies"]
     assert not rest["fell"] and rest["fell_time_s"] is None and rest["fell_by"] is None
     assert summary["null_reasons"]["bodies[0].fell_time_s"] == "the body did not fall"
-    assert rest["peak_rotation_rad"] < 1e-6 and rest["residual_horizontal_displacement_m"] < 1e-6
+    assert rest["peak_rotation_rad"] < 1e-6 and rest["residual_horizontal_drift_m"] < 1e-6
     assert push["fell"] and push["fell_by"] == "tilt"
     alpha = math.atan2(SIZE[0] / 2, SIZE[1] / 2)
     assert push["overturn_angle_rad"] == pytest.approx((alpha + math.pi / 2) / 2, rel=1e-12)  # the solid's α
@@ -99,3 +100,44 @@ def test_summary_line_names_the_fallen_body(two_blocks):
 
     _result, summary = two_blocks
     assert f"1 of 2 bodies fell (pushed at {summary['bodies'][1]['fell_time_s']:.3g} s)" in headline_text(summary)
+
+
+def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
+    """Made-up rows (no run): a block carried 0.3 m by its table and shifted 2 mm on it; a second block that
+    drops off what carried it (its centre 0.06 m lower on the table: more than half its 0.1 m width) without
+    turning."""
+    import dem
+    from dem.model.walls import WallMotion
+    from dem.physics.recording import C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.run.bodies import BodyTracker
+
+    stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, density=2500.0)
+    tpl = dem.box_clump(SIZE[0], SIZE[1], SIZE[0], r_core=0.02)
+    b = dem.ModelBuilder()
+    b.add_wall((0, 0, 0), (0, 0, 1), material=stone, name="table",
+               motion=WallMotion.from_function(lambda t: np.outer(np.ones_like(t), [1.0, 0.0, 0.0]), 1.0, 1e-3))
+    carried = b.add_clump(tpl, material=stone, position=(-0.5, 0.0, 0.2), name="carried")
+    dropped = b.add_clump(tpl, material=stone, position=(0.5, 0.0, 0.2), name="dropped")
+    model = b.finalize()
+    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    rows = np.zeros((3, lay.width))
+    rows[:, 0] = [0.0, 0.1, 0.3]
+    for c in (carried, dropped):
+        base = lay.clump_base + CLUMP_WIDTH * c
+        rows[:, base + C_QUAT] = 1.0
+        rows[:, base + C_POS: base + C_POS + 3] = model.clumps[c].position
+    table = np.array([0.0, 0.1, 0.3])
+    rows[:, lay.wall_base] = table  # the table's displacement along x
+    rows[:, lay.clump_base + CLUMP_WIDTH * carried + C_POS] += table + [0.0, 0.0, 0.002]
+    rows[:, lay.clump_base + CLUMP_WIDTH * dropped + C_POS + 2] -= [0.0, 0.04, 0.06]
+    tracker = BodyTracker(model, lay, {})
+    tracker.update(rows[:2])
+    tracker.update(rows[2:])  # in two chunks, as a run hands them
+    got, why = tracker.summary()
+    assert got[0]["ground"] == got[1]["ground"] == "table"
+    assert got[0]["residual_displacement_m"] == pytest.approx([0.302, 0.0, 0.0], abs=DISP_TOL)
+    assert got[0]["residual_drift_m"] == pytest.approx([0.002, 0.0, 0.0], abs=DISP_TOL)
+    assert not got[0]["fell"] and why["bodies[0].fell_time_s"] == "the body did not fall"
+    assert got[1]["drop_limit_m"] == pytest.approx(SIZE[0] / 2)
+    assert (got[1]["fell"], got[1]["fell_by"], got[1]["fell_time_s"]) == (True, "drop", 0.3)
+    assert got[1]["peak_rotation_rad"] == 0.0
