@@ -45,6 +45,9 @@ def check_convex_polygon(vertices, name: str = "vertices") -> np.ndarray:
         raise ValueError(f"{what}; vertex {(int(flat[0]) + 1) % len(v)} is collinear with its neighbours "
                          "(drop it)")
     if np.any(sin_turn < 0):
+        crossing = _crossing_edges(v)
+        if crossing is not None:
+            raise ValueError(f"{what}; its edges {crossing[0]} and {crossing[1]} cross (a self-intersecting polygon)")
         k = (int(np.flatnonzero(sin_turn < 0)[0]) + 1) % len(v)
         raise ValueError(f"{what}; the polygon is not convex at vertex {k}" +
                          (" (or the vertices run clockwise)" if area < 0 else ""))
@@ -52,6 +55,25 @@ def check_convex_polygon(vertices, name: str = "vertices") -> np.ndarray:
     if abs(turning - 2 * math.pi) > 1e-6:
         raise ValueError(f"{what}; its edges cross (it winds {turning / (2 * math.pi):.0f} times round)")
     return v
+
+
+def _crossing_edges(v: np.ndarray) -> tuple[int, int] | None:
+    """The first two edges (edge k: vertex k → k + 1) that are not neighbours and cross each other, or None
+    (a simple polygon); by the signs of the orientation tests, O(n²) (only when a polygon is refused)."""
+    n = len(v)
+    if n < 4 or n > 2000:
+        return None
+    a, b = v, np.roll(v, -1, axis=0)
+
+    def orient(p, q, r):  # sign of the turn p → q → r, for every pair of edges (i, j)
+        return np.sign((q[:, None, 0] - p[:, None, 0]) * (r[None, :, 1] - p[:, None, 1])
+                       - (q[:, None, 1] - p[:, None, 1]) * (r[None, :, 0] - p[:, None, 0]))
+
+    cross = (orient(a, b, a) * orient(a, b, b) < 0) & (orient(a, b, a).T * orient(a, b, b).T < 0)
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    cross &= (j > i + 1) & ~((i == 0) & (j == n - 1))  # not an edge with itself or its neighbours
+    hits = np.argwhere(cross)
+    return (int(hits[0, 0]), int(hits[0, 1])) if len(hits) else None
 
 
 def signed_area(v: np.ndarray) -> float:

@@ -75,7 +75,7 @@ SQUARE = [(0, 0), (1, 0), (1, 1), (0, 1)]
 @pytest.mark.parametrize("vertices, words", [
     (SQUARE[::-1], "these run clockwise (reverse their order)"),
     ([(0, 0), (0.5, 0), (1, 0), (1, 1), (0, 1)], "vertex 1 is collinear with its neighbours"),
-    ([(0, 0), (1, 1), (1, 0), (0, 1)], "not convex at vertex"),  # a bow tie: its edges cross
+    ([(0, 0), (1, 1), (1, 0), (0, 1)], "its edges 0 and 2 cross (a self-intersecting polygon)"),  # a bow tie
     ([(0, 0), (1, 0), (0.5, 0.2), (1, 1), (0, 1)], "not convex at vertex 2"),
     ([(math.cos(t), math.sin(t)) for t in [math.radians(a) for a in (90, 234, 18, 162, 306)]], "edges cross"),
     ([(0, 0), (1, 0)], "got shape (2, 2)"),
