@@ -4,6 +4,21 @@ A kernel takes the four packs (``md``, ``st``, ``ct``, ``dg``) and reaches an ar
 is a Taichi argument pack or, on quadrants, a dataclass of ndarrays (toolchain.argpack); simulation.Simulation
 builds them by keyword. The parameter names are part of the convention: on quadrants, a ``@ti.func`` parameter
 with one of these names is typed with its pack (kernel_lang._typed_packs), as quadrants requires.
+
+What reads and writes each array (every stage's signature says it in ``# in:`` / ``# out:`` groups; a pack under
+``# out:`` has a comment naming the arrays the stage writes, and those it reads):
+    md  ModelArgs    read only: built on the host (model_arrays.DeviceModel)
+    st  StateArgs    pos, quat, rot, vel, omega: the law of motion (integrator.integrate_clump);
+                     force, torque, damp, damp_other: added by the contact stages, read and cleared by the law of
+                     motion; monitor: the law of motion (motion bounds, quiet steps, sleep), the contact stages
+                     (wakes), the record stage (stiffness sums, added and restarted), the skin tests and the
+                     pair search (motion restarts); wall_state: integrator.move_wall and step.begin_step
+    ct  ContactArgs  cand: the wall-candidate rebuild; hist: the wall stage; pairs: the pair search (host or
+                     device); pair_hist: the pair stage and the pair search (carried over); counts: the step's
+                     counters (layout.CT_*), and the host between launches
+    dg  DiagArgs     ledger: the contact stages' sums (recording.add_contact_energy), the clumps' work
+                     (recording.clump_ledger), the interface stiffness sums (interface_stiffness.py) and the close
+                     of each step (recording.close_ledger); slots, rec: the record stage (recording.py) only
 """
 
 from __future__ import annotations

@@ -118,36 +118,62 @@ SLEEP_ACCEL = 1e-6  # ÷ g
 
 
 @ti.func
-def integrate_clump(c, md: ti.template(), st: ti.template(), dt, gravity, record, sleep_speed, sleep_steps,
-                    walls_moving):
-    """Advance clump c by one step (or let it sleep); returns a ``ClumpMove`` with what the record and the
-    energy ledger need (work terms: body, boundary — constraints and moving walls through dashpots —, and
-    damping — dashpots, local damping)."""
+def wake_if_unbalanced(
+    # in:
+    md: ti.template(),  # clump_param[c]
+    c, gravity,
+    walls_moving,  # 1: a wall moves this step (every body wakes); 0: the contacts of sleeping bodies were
+                   # evaluated this step (an observed step)
+    # out:
+    st: ti.template(),  # monitor[c]: asleep, quiet steps (reads force[c], torque[c])
+):
+    """Wake sleeping clump c if a wall moves, or if its contact forces no longer balance its weight within
+    SLEEP_ACCEL·m·g (or the matching moment). The step calls it when a wall moves or on observed steps, the
+    steps on which a sleeping body's contacts are evaluated."""
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
     mon = st.monitor[c]
-    if mon[LY.MON_ASLEEP] > 0.5:  # asleep: on record steps the contacts were evaluated; do they still balance?
+    if mon[LY.MON_ASLEEP] > 0.5:
         g_mag = gravity.norm()
         if walls_moving == 1:
             mon[LY.MON_ASLEEP] = 0.0
             mon[LY.MON_QUIET] = 0.0
-        elif record:
+        else:
             f_res = (st.force[c] + m * gravity).norm()
             t_res = st.torque[c].norm()
             if f_res > SLEEP_ACCEL * m * g_mag or t_res > SLEEP_ACCEL * m * g_mag * prm[LY.CP_RADIUS]:
                 mon[LY.MON_ASLEEP] = 0.0
                 mon[LY.MON_QUIET] = 0.0
         st.monitor[c] = mon
+
+
+@ti.func
+def integrate_clump(
+    # in:
+    md: ti.template(),  # clump_param[c], clump_inertia
+    c, dt, gravity, sleep_speed, sleep_steps, walls_moving,
+    # out:
+    st: ti.template(),  # pos, quat, rot, vel, omega, monitor of c; force, torque, damp, damp_other of c cleared
+                        # (read first)
+):
+    """Advance clump c by one step, or let it sleep (after :func:`wake_if_unbalanced`); returns a ``ClumpMove``
+    with what the record and the energy ledger need (work terms: body, boundary — constraints and moving walls
+    through dashpots —, and damping — dashpots, local damping)."""
     mv = ClumpMove()
-    if mon[LY.MON_ASLEEP] > 0.5:
+    if LY.asleep(st, c):
         mv = _sleeping_step(c, st)
     else:
-        mv = _awake_step(c, md, st, dt, gravity, record, sleep_speed, sleep_steps, walls_moving)
+        mv = _awake_step(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, st)
     return mv
 
 
 @ti.func
-def _sleeping_step(c, st: ti.template()):
+def _sleeping_step(
+    # in:
+    c,
+    # out:
+    st: ti.template(),  # force, torque, damp, damp_other of c cleared (read first)
+):
     """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported."""
     mv = ClumpMove(x0=st.pos[c], q0=st.quat[c], force=st.force[c], torque=st.torque[c])
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
@@ -158,34 +184,25 @@ def _sleeping_step(c, st: ti.template()):
 
 
 @ti.func
-def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sleep_speed, sleep_steps,
-                walls_moving):
-    prm = md.clump_param[c]
-    m = prm[LY.CP_MASS]
-    fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
-    f_c = st.force[c]
-    t_c = st.torque[c]
-    v0 = st.vel[c]
-    w0 = st.omega[c]
-    rot = st.rot[c]
-    iw = mat_mat(mat_mat(rot, LY.clump_inertia(md, c)), rot.transpose())
-    blk = st.damp[c]
-    oth_all = st.damp_other[c]
-    oth = ti.Vector([oth_all[OTHER_FORCE + i] for i in ti.static(range(6))])
-
-    f_g = m * gravity
-    f_tot = f_c + f_g
-    t_tot = t_c
+def _local_damping(alpha, f_tot, t_tot, v0, w0):
+    """PFC local damping, −α|F_i| sign(v_i) per component of the force and the moment (α = 0: none): returns
+    the force and moment with it, and its force and moment."""
     f_loc = ti.Vector([0.0, 0.0, 0.0])
     t_loc = ti.Vector([0.0, 0.0, 0.0])
-    if prm[LY.CP_LOCAL_DAMPING] > 0.0:  # PFC local damping: −α|F_i| sign(v_i), per component
+    f_out = f_tot
+    t_out = t_tot
+    if alpha > 0.0:
         for i in ti.static(range(3)):
-            f_loc[i] = -prm[LY.CP_LOCAL_DAMPING] * ti.abs(f_tot[i]) * _sign(v0[i])
-            t_loc[i] = -prm[LY.CP_LOCAL_DAMPING] * ti.abs(t_tot[i]) * _sign(w0[i])
-        f_tot += f_loc
-        t_tot += t_loc
+            f_loc[i] = -alpha * ti.abs(f_tot[i]) * _sign(v0[i])
+            t_loc[i] = -alpha * ti.abs(t_tot[i]) * _sign(w0[i])
+        f_out += f_loc
+        t_out += t_loc
+    return f_out, t_out, f_loc, t_loc
 
-    # generalised mass, damping and force, u = [v; ω]
+
+@ti.func
+def _generalised(m, iw, blk):
+    """The generalised mass M = diag(m𝟙, I_w) and damping matrix C (damping_layout.py), u = [v; ω]."""
     mass6 = ti.Matrix.zero(float, 6, 6)
     damp6 = ti.Matrix.zero(float, 6, 6)
     for i in ti.static(range(3)):
@@ -195,13 +212,12 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
     for i in ti.static(range(6)):
         for j in ti.static(range(6)):
             damp6[i, j] = blk[ti.static(damp_index(i, j))]
-    u0 = ti.Vector([v0[0], v0[1], v0[2], w0[0], w0[1], w0[2]])
-    force6 = ti.Vector([f_tot[0], f_tot[1], f_tot[2], t_tot[0], t_tot[1], t_tot[2]])
-    for i in ti.static(range(6)):
-        force6[i] += blk[DAMP_FORCE + i] + oth[i]
-    lhs = mass6 + 0.5 * dt * damp6
-    base = mat_vec(mass6 - 0.5 * dt * damp6, u0)
-    # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD
+    return mass6, damp6
+
+
+@ti.func
+def _fix_rows(lhs, fixed):
+    """lhs with the fixed DOFs' rows and columns replaced by the identity's (the matrix stays SPD)."""
     # (bit tests of `fixed`, not `a or b` on floats: the short-circuit `or` of 36 unrolled tests was 2,300 IR
     # statements of the step kernel; issue 19)
     a = lhs
@@ -209,12 +225,18 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
         for j in ti.static(range(6)):
             if fixed & ti.static((1 << i) | (1 << j)):
                 a[i, j] = 1.0 if ti.static(i == j) else 0.0
+    return a
 
-    # four iterations of 004's procedure: the gyroscopic term at the mid-step ω̄ of the previous pass
+
+@ti.func
+def _solve_velocities(lhs, base, force6, iw, u0, w0, fixed, dt):
+    """u⁺ from (M + Δt/2 C) u⁺ = (M − Δt/2 C) u⁻ + Δt (F − [0; ω̄ × I_w ω̄]) in 004's four iterations, the
+    gyroscopic term at the mid-step ω̄ of the previous pass; returns u⁺ and the last right-hand side."""
+    # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD.
     # a is the same in the four iterations: factored once (4 unrolled factorisations were 4,000 IR statements
     # of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
     # depend on ω̄, are formed once (issue 19)
-    lo = cholesky6(a)
+    lo = cholesky6(_fix_rows(lhs, fixed))
     w_mid = w0
     u1 = ti.Vector([0.0] * 6)
     rhs = base + dt * force6
@@ -230,7 +252,13 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
             b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
         u1 = cholesky_solve6(lo, b)
         w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
+    return u1, rhs
 
+
+@ti.func
+def _work_terms(lhs, rhs, damp6, blk, oth, u0, u1, f_g, f_loc, t_loc, dt):
+    """The step's velocities at t_n (ū) and work terms (body, boundary, damping) as a ``ClumpMove``, and the
+    dashpot force at mid-step (generalised)."""
     ubar = 0.5 * (u0 + u1)
     f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
     f_damp = -mat_vec(damp6, ubar)  # dashpot force at mid-step
@@ -249,6 +277,58 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
     mv.e_body = f_g.dot(vbar) * dt
     mv.e_boundary = (f_con.dot(ubar) - wall_dot + blk[DAMP_SCALAR]) * dt
     mv.e_damping = (dissip - f_loc.dot(vbar) - t_loc.dot(wbar)) * dt
+    return mv, f_damp
+
+
+@ti.func
+def _quiet_steps(mon, v0, w0, v1, w1, radius, gravity, dt, sleep_speed, walls_moving):
+    """The monitor's count of quiet steps (speed below sleep_speed, acceleration below SLEEP_ACCEL·g, no
+    moving wall) after this one."""
+    if sleep_speed > 0.0:
+        g_mag = gravity.norm()
+        speed = v1.norm() + w1.norm() * radius
+        accel = ((v1 - v0).norm() + (w1 - w0).norm() * radius) / dt
+        if speed < sleep_speed and accel < SLEEP_ACCEL * g_mag and walls_moving == 0:
+            mon[LY.MON_QUIET] += 1.0
+        else:
+            mon[LY.MON_QUIET] = 0.0
+    return mon
+
+
+@ti.func
+def _awake_step(
+    # in:
+    md: ti.template(),  # clump_param[c], clump_inertia
+    c, dt, gravity, sleep_speed, sleep_steps, walls_moving,
+    # out:
+    st: ti.template(),  # pos, quat, rot, vel, omega, monitor of c; force, torque, damp, damp_other of c cleared
+):
+    prm = md.clump_param[c]
+    m = prm[LY.CP_MASS]
+    fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
+    f_c = st.force[c]
+    t_c = st.torque[c]
+    v0 = st.vel[c]
+    w0 = st.omega[c]
+    rot = st.rot[c]
+    iw = mat_mat(mat_mat(rot, LY.clump_inertia(md, c)), rot.transpose())
+    blk = st.damp[c]
+    oth_all = st.damp_other[c]
+    oth = ti.Vector([oth_all[OTHER_FORCE + i] for i in ti.static(range(6))])
+
+    f_g = m * gravity
+    f_tot, t_tot, f_loc, t_loc = _local_damping(prm[LY.CP_LOCAL_DAMPING], f_c + f_g, t_c, v0, w0)
+
+    # generalised mass, damping and force, u = [v; ω]
+    mass6, damp6 = _generalised(m, iw, blk)
+    u0 = ti.Vector([v0[0], v0[1], v0[2], w0[0], w0[1], w0[2]])
+    force6 = ti.Vector([f_tot[0], f_tot[1], f_tot[2], t_tot[0], t_tot[1], t_tot[2]])
+    for i in ti.static(range(6)):
+        force6[i] += blk[DAMP_FORCE + i] + oth[i]
+    lhs = mass6 + 0.5 * dt * damp6
+    base = mat_vec(mass6 - 0.5 * dt * damp6, u0)
+    u1, rhs = _solve_velocities(lhs, base, force6, iw, u0, w0, fixed, dt)
+    mv, f_damp = _work_terms(lhs, rhs, damp6, blk, oth, u0, u1, f_g, f_loc, t_loc, dt)
 
     v1 = ti.Vector([u1[0], u1[1], u1[2]])
     w1 = ti.Vector([u1[3], u1[4], u1[5]])
@@ -271,20 +351,11 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
     moved = (v1.norm() + w1.norm() * prm[LY.CP_RADIUS]) * dt  # bound on any hull point's motion this step
     mon[LY.MON_WALL_MOTION] += moved  # since the last wall-candidate rebuild
     mon[LY.MON_PAIR_MOTION] += moved  # since the last body-pair search
-    if sleep_speed > 0.0:
-        g_mag = gravity.norm()
-        speed = v1.norm() + w1.norm() * prm[LY.CP_RADIUS]
-        accel = ((v1 - v0).norm() + (w1 - w0).norm() * prm[LY.CP_RADIUS]) / dt
-        if speed < sleep_speed and accel < SLEEP_ACCEL * g_mag and walls_moving == 0:
-            mon[LY.MON_QUIET] += 1.0
-        else:
-            mon[LY.MON_QUIET] = 0.0
-    if record:
-        k0 = 0.5 * u0.dot(mat_vec(mass6, u0))
-        k1 = 0.5 * u1.dot(mat_vec(mass6, u1))
-        mv.kinetic = 0.5 * (k0 + k1)
-        mv.force = f_c + ti.Vector([f_damp[0], f_damp[1], f_damp[2]])
-        mv.torque = t_c + ti.Vector([f_damp[3], f_damp[4], f_damp[5]])
+    mon = _quiet_steps(mon, v0, w0, v1, w1, prm[LY.CP_RADIUS], gravity, dt, sleep_speed, walls_moving)
+    # kinetic energy at t_n and the contact force with the dashpots (the record's; cheap beside the solve)
+    mv.kinetic = 0.5 * (0.5 * u0.dot(mat_vec(mass6, u0)) + 0.5 * u1.dot(mat_vec(mass6, u1)))
+    mv.force = f_c + ti.Vector([f_damp[0], f_damp[1], f_damp[2]])
+    mv.torque = t_c + ti.Vector([f_damp[3], f_damp[4], f_damp[5]])
     if sleep_speed > 0.0 and mon[LY.MON_QUIET] >= sleep_steps:
         mon[LY.MON_ASLEEP] = 1.0  # fall asleep from the next step on
         st.vel[c] = ti.Vector([0.0, 0.0, 0.0])
@@ -294,7 +365,13 @@ def _awake_step(c, md: ti.template(), st: ti.template(), dt, gravity, record, sl
 
 
 @ti.func
-def move_wall(w, md: ti.template(), st: ti.template(), t, dt):
+def move_wall(
+    # in:
+    md: ti.template(),  # wall_geom[w], wall_vel[w]
+    w, t, dt,
+    # out:
+    st: ti.template(),  # wall_state[w] (read first)
+):
     """Translate wall w from t to t + Δt with its velocity at t + Δt/2; keep the velocities the next
     step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the record)."""
     ws = st.wall_state[w]

@@ -27,7 +27,12 @@ from .wall_contact import plane_distance, wall_frame
 
 
 @ti.func
-def clear_sums(karr: ti.template(), row, col0, wd, lane, bd: ti.template()):
+def clear_sums(
+    # out:
+    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] = 0
+    # in:
+    wd, lane, bd: ti.template(),
+):
     """Zero world wd's sums (thread `lane` of bd takes every bd-th column)."""
     n = wd.n_clump * (wd.n_wall + wd.n_clump)
     for k in range((n - lane + bd - 1) // bd):
@@ -35,14 +40,30 @@ def clear_sums(karr: ti.template(), row, col0, wd, lane, bd: ti.template()):
 
 
 @ti.func
-def _add(karr: ti.template(), row, col, value, shared: ti.template()):
+def _add(
+    # out:
+    karr: ti.template(), row, col,  # karr[row, col] += value (col ≥ 0)
+    # in:
+    value, shared: ti.template(),
+):
     if col >= 0:
         LY.accumulate2(karr, row, col, value, shared)
 
 
 @ti.func
-def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(), karr: ti.template(), row,
-                   col0, wd, record, every: ti.template(), shared: ti.template()):
+def wall_stiffness(
+    # in:
+    k0, k1,
+    md: ti.template(),  # sph_info, sph_body, wall_geom, mat_pair
+    st: ti.template(),  # pos, rot, monitor, wall_state
+    ct: ti.template(),  # cand
+    # out:
+    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] +=
+    # in:
+    wd,
+    observed,  # a record step: the contacts of sleeping bodies count too
+    every: ti.template(), shared: ti.template(),
+):
     """Add k_n of the touching wall candidates k0 ≤ k < k1 of world wd to their interfaces' sums (only for
     material pairs under "shared"). ``every``: also the contacts of sleeping bodies (exports). Returns a
     bound on the loop iterations run (layout.LOOP_BUDGET)."""
@@ -57,7 +78,7 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
         c = md.sph_info[i][0]
         active = 1
         if ti.static(not every):
-            if LY.asleep(st, c) and not record:
+            if LY.asleep(st, c) and not observed:
                 active = 0
         if active == 1:
             b = md.sph_body[i]
@@ -80,8 +101,19 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
 
 
 @ti.func
-def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(), karr: ti.template(), row,
-                   col0, wd, record, every: ti.template(), shared: ti.template()):
+def pair_stiffness(
+    # in:
+    k0, k1, base,
+    md: ti.template(),  # sph_info, sph_body, mat_pair
+    st: ti.template(),  # pos, rot, monitor
+    ct: ti.template(),  # pairs
+    # out:
+    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] +=
+    # in:
+    wd,
+    observed,  # a record step: the contacts of sleeping bodies count too
+    every: ti.template(), shared: ti.template(),
+):
     """Add k_n of the touching body pairs base + k0 ≤ k < base + k1 of world wd to their interfaces' sums
     (only for material pairs under "shared"). Returns a bound on the loop iterations run."""
     cur = -1
@@ -94,7 +126,7 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
         b = md.sph_info[pair[1]][0]
         active = 1
         if ti.static(not every):
-            if LY.asleep(st, a) and LY.asleep(st, b) and not record:
+            if LY.asleep(st, a) and LY.asleep(st, b) and not observed:
                 active = 0
         if active == 1:
             bi = md.sph_body[pair[0]]

@@ -153,7 +153,11 @@ def _u6(v, w):
 
 
 @ti.func
-def _half_du(st: ti.template(), c):
+def _half_du(
+    # in:
+    st: ti.template(),  # damp_other[c]
+    c,
+):
     """Half the velocity change of clump c over its last step [m/s, rad/s]: u_{n−½} + this is its velocity
     extrapolated to t_n (damping_layout.py)."""
     o = st.damp_other[c]
@@ -161,14 +165,24 @@ def _half_du(st: ti.template(), c):
 
 
 @ti.func
-def _wake(st: ti.template(), c):
+def _wake(
+    # in:
+    c,
+    # out:
+    st: ti.template(),  # monitor[c]: quiet steps and asleep
+):
     # element stores: on the block path other threads may be adding to this body's monitor sums
     st.monitor[c][LY.MON_QUIET] = 0.0
     st.monitor[c][LY.MON_ASLEEP] = 0.0
 
 
 @ti.func
-def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template(), shared: ti.template()):
+def _add(
+    # in:
+    c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),
+    # out:
+    st: ti.template(),  # force[c], torque[c], damp[c], damp_other[c] +=
+):
     LY.accumulate(st.force, c, f, shared)
     LY.accumulate(st.torque, c, t, shared)
     if ti.static(implicit):
@@ -178,8 +192,12 @@ def _add(st: ti.template(), c, f, t, blk, oth, implicit: ti.template(), shared: 
 
 
 @ti.func
-def _flush_pair(st: ti.template(), a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(),
-                shared: ti.template()):
+def _flush_pair(
+    # in:
+    a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(), shared: ti.template(),
+    # out:
+    st: ti.template(),  # force, torque, damp, damp_other of a and b += (reads damp_other)
+):
     """Add one run of contacts between bodies a and b to both: force f on a and −f on b [N], moments t_a,
     t_b [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
     (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t."""
@@ -188,17 +206,52 @@ def _flush_pair(st: ti.template(), a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit
     ob = ti.Vector([0.0] * 6)
     if ti.static(implicit):
         bb, oa, ob = _derive_pair_damping(blk_a, d, ua + _half_du(st, a), ub + _half_du(st, b))
-    _add(st, a, f, t_a, blk_a, oa, implicit, shared)
-    _add(st, b, -f, t_b, bb, ob, implicit, shared)
+    _add(a, f, t_a, blk_a, oa, implicit, shared, st)
+    _add(b, -f, t_b, bb, ob, implicit, shared, st)
 
 
 @ti.func
-def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), wd, dt,
-                  record, implicit: ti.template(), shared: ti.template()):
-    """Pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies' context cached
-    and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies are
-    evaluated on record steps only; a body touched by a moving one wakes (before the wall stage reads its
-    state). Returns, with ``shared``, a bound on the loop iterations run (layout.LOOP_BUDGET), else 0."""
+def _pair_context(
+    # in:
+    md: ti.template(),  # sph_info, clump_param, mat_pair, world_param
+    st: ti.template(),  # pos, rot, vel, omega, monitor of a and b
+    dg: ti.template(),  # ledger: the interface's stiffness sum (damping_mass "shared")
+    wd, i, j, a, b, shared_mass,
+):
+    """What every contact between bodies a and b (spheres i of a, j of b) shares: both poses and velocities at
+    t − Δt/2, their reduced mass [kg], the material pair, whether both sleep, and the interface's stiffness sum
+    k_sum [N/m] (0 unless damping_mass is "shared")."""
+    ma = LY.clump_mass(md, a)
+    mb = LY.clump_mass(md, b)
+    m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
+    mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
+    both_asleep = 1 if LY.asleep(st, a) and LY.asleep(st, b) else 0
+    k_sum = 0.0
+    if shared_mass:
+        k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
+    return st.pos[a], st.rot[a], st.vel[a], st.omega[a], st.pos[b], st.rot[b], st.vel[b], st.omega[b], m_c, mat, \
+        both_asleep, k_sum
+
+
+@ti.func
+def pair_contacts(
+    # in:
+    md: ti.template(),  # sph_info, sph_body, clump_param, mat_pair, iface_map, world_param
+    wd, dt,
+    k0, k1, base,  # the pairs base + k0 ≤ k < base + k1 of the world's list
+    observed,  # a record step: the contacts of sleeping bodies too, and each touching one to the record stage
+    implicit: ti.template(), shared: ti.template(),
+    # out:
+    st: ti.template(),  # force, torque, damp, damp_other += (reads pos, rot, vel, omega, monitor); monitor: wakes,
+                        # and the stiffness sums on observed steps
+    ct: ti.template(),  # pair_hist (reads pairs)
+    dg: ti.template(),  # slots on observed steps (reads the ledger's interface stiffness sums)
+):
+    """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
+    context cached and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies
+    are evaluated on observed steps only; a body touched by a moving one wakes (before the wall stage reads its
+    state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
+    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy)."""
     cur_a = -1
     cur_b = -1
     xa = ti.Vector([0.0, 0.0, 0.0])
@@ -218,47 +271,25 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
     ta_sum = ti.Vector([0.0, 0.0, 0.0])
     tb_sum = ti.Vector([0.0, 0.0, 0.0])
     ba = ti.Vector([0.0] * DAMP_WIDTH)
-    e_d = 0.0
-    e_f = 0.0
-    e_s = 0.0
-    e_k = 0.0
-    worst = 0.0
-    count = 0
-    cost = 0
+    sums = R.ContactSums()
     for k in range(base + k0, base + k1):
-        if ti.static(shared):  # the loop's iterations, and the CAS loops of the atomics actually run
-            cost += 1
         pair = ct.pairs[k]
         a = md.sph_info[pair[0]][0]
         b = md.sph_info[pair[1]][0]
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
-                _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit,
-                            shared)
-                if ti.static(shared):
-                    cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
+                _flush_pair(cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit,
+                            shared, st)
+                sums.runs += 1
             fa = ti.Vector([0.0, 0.0, 0.0])
             ta_sum = ti.Vector([0.0, 0.0, 0.0])
             tb_sum = ti.Vector([0.0, 0.0, 0.0])
             ba = ti.Vector([0.0] * DAMP_WIDTH)
             cur_a = a
             cur_b = b
-            xa = st.pos[a]
-            ra = st.rot[a]
-            va = st.vel[a]
-            wa = st.omega[a]
-            xb = st.pos[b]
-            rb = st.rot[b]
-            vb = st.vel[b]
-            wb = st.omega[b]
-            ma = LY.clump_mass(md, a)
-            mb = LY.clump_mass(md, b)
-            m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
-            mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
-            both_asleep = 1 if LY.asleep(st, a) and LY.asleep(st, b) else 0
-            if shared_mass:
-                k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
-        if both_asleep == 0 or record:  # (no `continue`: see wall_contact.wall_contacts)
+            xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, both_asleep, k_sum = _pair_context(md, st, dg, wd, pair[0],
+                                                                                         pair[1], a, b, shared_mass)
+        if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
             hit = pair_contact(md.sph_body[pair[0]], md.sph_body[pair[1]], hs, dt, xa, ra, va, wa, xb, rb, vb, wb,
                                m_c, k_sum, mat, implicit)
@@ -267,32 +298,26 @@ def pair_contacts(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.tem
             if hit.touching == 1:
                 if both_asleep == 0:
                     if LY.asleep(st, a):
-                        _wake(st, a)
+                        _wake(a, st)
                     if LY.asleep(st, b):
-                        _wake(st, b)
+                        _wake(b, st)
                 fa += hit.force
                 ta_sum += hit.torque_a
                 tb_sum += hit.torque_b
                 if ti.static(implicit):
                     ba += hit.blk_a
-                e_d += hit.e_damping
-                e_f += hit.e_friction
-                e_s += hit.e_strain
-                e_k += hit.e_stiffness
-                worst = ti.max(worst, hit.ratio)
-                count += 1
-                if ti.static(shared):  # charged every step: the budget then holds for the next record step
-                    cost += LY.ATOMIC_RETRIES * RECORD_SCALARS
-                if record:
-                    R.pair_contact_record(md, st, dg, wd, pair[0], pair[1], a, b, hit, shared)
+                sums.e_damping += hit.e_damping
+                sums.e_friction += hit.e_friction
+                sums.e_strain += hit.e_strain
+                sums.e_stiffness += hit.e_stiffness
+                sums.worst = ti.max(sums.worst, hit.ratio)
+                sums.count += 1
+                if observed:  # the record stage
+                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, hit, shared, st, dg)
     if cur_a >= 0:
-        _flush_pair(st, cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared)
-        if ti.static(shared):
-            cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
-    R.add_contact_energy(dg, wd.index, e_d, e_f, e_k, 0.0, e_s, count, worst, shared)
-    if ti.static(shared):
-        cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
-    return cost
+        _flush_pair(cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared, st)
+        sums.runs += 1
+    return sums
 
 
 # scalar atomic adds of one run's flush (both bodies), and of a record step's diagnostics of one pair (6 probe

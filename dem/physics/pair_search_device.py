@@ -21,7 +21,12 @@ from .small_linalg import mat_vec
 
 
 @ti.func
-def exclusive_scan(scan: ti.template(), lane, count, bd: ti.template()):
+def exclusive_scan(
+    # in:
+    lane, count, bd: ti.template(),
+    # out:
+    scan: ti.template(),  # the block's scratch (bd + 1 integers)
+):
     """Block-wide exclusive prefix sum of one integer per thread: (this thread's offset, the total).
     ``scan`` is a shared array of bd + 1 integers (unused with one thread per block)."""
     offset = 0
@@ -58,7 +63,11 @@ def chunk(n, lane, bd: ti.template()):
 
 
 @ti.func
-def _prefix(md: ti.template(), wd, g):
+def _prefix(
+    # in:
+    md: ti.template(),  # world_info, cluster_range
+    wd, g,
+):
     """Valid cluster pairs (g', h) with g' < g in world wd (g global; g = cluster0 + n_cluster gives the total)."""
     out = md.world_info[wd.index, LY.WI_NCLUSTER_PAIRS]
     if g < wd.cluster0 + wd.n_cluster:
@@ -67,13 +76,21 @@ def _prefix(md: ti.template(), wd, g):
 
 
 @ti.func
-def _first_partner(md: ti.template(), wd, g):
+def _first_partner(
+    # in:
+    md: ti.template(),  # world_info, cluster_range
+    wd, g,
+):
     """First cluster h that cluster g pairs with: the clusters of the clumps after g's, to the world's end."""
     return wd.cluster0 + wd.n_cluster - (_prefix(md, wd, g + 1) - _prefix(md, wd, g))
 
 
 @ti.func
-def _locate(md: ti.template(), wd, q):
+def _locate(
+    # in:
+    md: ti.template(),  # world_info, cluster_range
+    wd, q,
+):
     """The cluster g whose pairs hold pair number q (the last g with prefix(g) ≤ q)."""
     lo = wd.cluster0
     hi = wd.cluster0 + wd.n_cluster - 1
@@ -87,8 +104,14 @@ def _locate(md: ti.template(), wd, q):
 
 
 @ti.func
-def _cluster_pair(g, h, md: ti.template(), st: ti.template(), ct: ti.template(), skin, base, k0,
-                  write: ti.template()):
+def _cluster_pair(
+    # in:
+    md: ti.template(),  # cluster_range, cluster_body, sph_body
+    st: ti.template(),  # pos, rot
+    g, h, skin, base, k0, write: ti.template(),
+    # out:
+    ct: ti.template(),  # pairs[base + k0 ...] (with ``write``)
+):
     """Sphere pairs of clusters g and h within `skin` [m] of touching (none unless their bounding spheres
     are); with ``write`` stored as (i, j, g, h) at pairs[base + k0 ...]. Returns how many, and the loop
     iterations run."""
@@ -122,8 +145,14 @@ def _cluster_pair(g, h, md: ti.template(), st: ti.template(), ct: ti.template(),
 
 
 @ti.func
-def search_range(q0, q1, md: ti.template(), st: ti.template(), ct: ti.template(), wd, skin, base, k0,
-                 write: ti.template()):
+def search_range(
+    # in:
+    md: ti.template(),  # cluster_range, cluster_body, sph_body, world_info
+    st: ti.template(),  # pos, rot
+    wd, q0, q1, skin, base, k0, write: ti.template(),
+    # out:
+    ct: ti.template(),  # pairs[base + k0 ...] (with ``write``)
+):
     """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring); returns how many,
     and the loop iterations run."""
     k = 0
@@ -134,7 +163,7 @@ def search_range(q0, q1, md: ti.template(), st: ti.template(), ct: ti.template()
         end = wd.cluster0 + wd.n_cluster
         trips += 32  # the binary search
         for _q in range(q0, q1):
-            found, t = _cluster_pair(g, h, md, st, ct, skin, base, k0 + k, write)
+            found, t = _cluster_pair(md, st, g, h, skin, base, k0 + k, write, ct)
             k += found
             trips += t
             h += 1
@@ -163,7 +192,11 @@ def _before(p, q):
 
 
 @ti.func
-def carried_history(ct: ti.template(), key, old_base, n_old):
+def carried_history(
+    # in:
+    ct: ti.template(),  # pairs, pair_hist of the previous list
+    key, old_base, n_old,
+):
     """Shear history of pair `key` in the previous list (sorted, n_old pairs from old_base), zero if absent."""
     lo = 0
     hi = n_old
@@ -182,8 +215,15 @@ def carried_history(ct: ti.template(), key, old_base, n_old):
 
 
 @ti.func
-def block_pair_search(lane, scan: ti.template(), md: ti.template(), st: ti.template(), ct: ti.template(), wd,
-                      skin, pair_cap, bd: ti.template()):
+def block_pair_search(
+    # in:
+    md: ti.template(),  # cluster_range, cluster_body, sph_body, world_info
+    wd, skin, pair_cap, lane, bd: ti.template(),
+    # out:
+    scan: ti.template(),  # the block's scratch
+    st: ti.template(),  # monitor's pair motion restarts (reads pos, rot)
+    ct: ti.template(),  # pairs, pair_hist of the new list half; counts[w]: pair half, count, searches, overflow
+):
     """Search world wd's body pairs with the bd threads of its block (module docstring). Sets the world's
     pair count and list half, or counts[CT_OVERFLOW] = 1 (list unchanged) when pair_cap is too small.
     Returns a bound on the loop iterations this thread ran (layout.LOOP_BUDGET)."""
@@ -194,11 +234,11 @@ def block_pair_search(lane, scan: ti.template(), md: ti.template(), st: ti.templ
     old_base = (2 * w + half) * pair_cap
     new_base = (2 * w + 1 - half) * pair_cap
     n_old = ct.counts[w, LY.CT_N_PAIRS]
-    mine, trips = search_range(q0, q1, md, st, ct, wd, skin, new_base, 0, False)
-    offset, total = exclusive_scan(scan, lane, mine, bd)
+    mine, trips = search_range(md, st, wd, q0, q1, skin, new_base, 0, False, ct)
+    offset, total = exclusive_scan(lane, mine, bd, scan)
     cost = 2 * trips + bd
     if total <= pair_cap:
-        search_range(q0, q1, md, st, ct, wd, skin, new_base, offset, True)
+        search_range(md, st, wd, q0, q1, skin, new_base, offset, True, ct)
         block_sync(bd)
         k0, k1 = chunk(total, lane, bd)
         cost += (k1 - k0) * 32 + wd.n_clump
@@ -218,7 +258,12 @@ def block_pair_search(lane, scan: ti.template(), md: ti.template(), st: ti.templ
 
 
 @ti.func
-def block_max(scan: ti.template(), lane, value, bd: ti.template()):
+def block_max(
+    # in:
+    lane, value, bd: ti.template(),
+    # out:
+    scan: ti.template(),  # the block's scratch
+):
     """The largest of one integer per thread, over the block (``scan`` as in :func:`exclusive_scan`)."""
     out = value
     if ti.static(bd > 1):

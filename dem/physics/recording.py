@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..device import layout as LY
+from ..device import runtime
 from ..device.kernel_lang import ti
 from . import ledger as L
 
@@ -67,7 +68,12 @@ class RecordLayout:
 
 # ---------------------------------------------------------------- device side
 @ti.func
-def add_slot(dg: ti.template(), s, force, point, fn, shared: ti.template()):
+def add_slot(
+    # in:
+    s, force, point, fn, shared: ti.template(),
+    # out:
+    dg: ti.template(),  # slots[s]
+):
     """Add one contact's force [N] at `point` [m] (moment about the world origin) with normal force fn [N]
     to probe slot s."""
     m = point.cross(force)
@@ -75,130 +81,208 @@ def add_slot(dg: ti.template(), s, force, point, fn, shared: ti.template()):
 
 
 @ti.func
-def add_monitor(st: ti.template(), c, kn, lever2, cn, shared: ti.template()):
+def add_monitor(
+    # in:
+    c, kn, lever2, cn, shared: ti.template(),
+    # out:
+    st: ti.template(),  # monitor[c]: Σk_n, Σk_n|r×n|², Σc_n
+):
     """Stiffness sums of clump c for the critical-time-step monitor (Σk_n, Σk_n|r×n|², Σc_n)."""
     LY.accumulate(st.monitor, c, ti.Vector([0.0, kn, kn * lever2, cn, 0.0, 0.0, 0.0, 0.0]), shared)
 
 
 @ti.func
-def wall_contact_record(md: ti.template(), st: ti.template(), dg: ti.template(), wd, i, c, w, hit,
-                        shared: ti.template()):
-    """Record-step diagnostics of a touching sphere–wall contact: the clump–wall interface slot, the
-    sphere's probe groups, the clump's stiffness sums."""
+def wall_contact_record(
+    # in:
+    md: ti.template(),  # sph_info, iface_map
+    wd, i, c, w, hit, shared: ti.template(),
+    # out:
+    st: ti.template(),  # monitor[c]'s stiffness sums
+    dg: ti.template(),  # slots
+):
+    """Record stage of a touching sphere–wall contact (sphere i of clump c, wall w; hit: its
+    ``wall_contact.WallHit``): the clump–wall interface slot, the sphere's probe groups, the clump's stiffness
+    sums."""
     s = LY.wall_interface_slot(md, wd, c, w)
     if s >= 0:
-        add_slot(dg, s, hit.f_rec, hit.point, hit.fn_rec, shared)
+        add_slot(s, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
     info = md.sph_info[i]
     if info[2] >= 0:
-        add_slot(dg, info[2], hit.f_rec, hit.point, hit.fn_rec, shared)
+        add_slot(info[2], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
     if info[3] >= 0:
-        add_slot(dg, info[3], hit.f_rec, hit.point, hit.fn_rec, shared)
-    add_monitor(st, c, hit.kn, hit.lever2_a, hit.cn, shared)
+        add_slot(info[3], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+    add_monitor(c, hit.kn, hit.lever2_a, hit.cn, shared, st)
 
 
 @ti.func
-def pair_contact_record(md: ti.template(), st: ti.template(), dg: ti.template(), wd, i, j, a, b, hit,
-                        shared: ti.template()):
-    """Record-step diagnostics of a touching pair (sphere i of clump a, sphere j of clump b): the force
-    f_rec acts on a and −f_rec on b; interface slots of both, probe groups of both spheres, stiffness sums."""
+def pair_contact_record(
+    # in:
+    md: ti.template(),  # sph_info, iface_map
+    wd, i, j, a, b, hit, shared: ti.template(),
+    # out:
+    st: ti.template(),  # monitor[a], monitor[b]: stiffness sums
+    dg: ti.template(),  # slots
+):
+    """Record stage of a touching pair (sphere i of clump a, sphere j of clump b; hit: its
+    ``pair_contact.PairHit``): the force f_rec acts on a and −f_rec on b; interface slots of both, probe groups
+    of both spheres, stiffness sums."""
     sa = LY.pair_interface_slot(md, wd, a, b)
     if sa >= 0:
-        add_slot(dg, sa, hit.f_rec, hit.point, hit.fn_rec, shared)
+        add_slot(sa, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
     sb = LY.pair_interface_slot(md, wd, b, a)
     if sb >= 0:
-        add_slot(dg, sb, -hit.f_rec, hit.point, hit.fn_rec, shared)
+        add_slot(sb, -hit.f_rec, hit.point, hit.fn_rec, shared, dg)
     info_i = md.sph_info[i]
     info_j = md.sph_info[j]
     for layer in ti.static(range(2, 4)):
         if info_i[layer] >= 0:
-            add_slot(dg, info_i[layer], hit.f_rec, hit.point, hit.fn_rec, shared)
+            add_slot(info_i[layer], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
         if info_j[layer] >= 0:
-            add_slot(dg, info_j[layer], -hit.f_rec, hit.point, hit.fn_rec, shared)
-    add_monitor(st, a, hit.kn, hit.lever2_a, hit.cn, shared)
-    add_monitor(st, b, hit.kn, hit.lever2_b, hit.cn, shared)
+            add_slot(info_j[layer], -hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+    add_monitor(a, hit.kn, hit.lever2_a, hit.cn, shared, st)
+    add_monitor(b, hit.kn, hit.lever2_b, hit.cn, shared, st)
 
 
 ENERGY_SCALARS = 7  # scalar adds of add_contact_energy
-CLUMP_SCALARS = 4  # scalar adds of clump_record
+CLUMP_SCALARS = 4  # scalar adds of clump_ledger and clump_record
+
+ContactSums = None  # struct type of a contact loop's sums for the ledger, defined at init (runtime.define_types)
+
+
+def _define_types(real):
+    global ContactSums
+    ContactSums = ti.types.struct(
+        e_damping=real, e_friction=real, e_stiffness=real, e_boundary=real,  # the step's work [J]
+        e_strain=real,  # strain energy at t_n [J]
+        count=ti.i32,  # touching contacts
+        worst=real,  # the largest overlap ÷ radius
+        runs=ti.i32,  # runs of contacts added to their bodies (the block path's loop budget, layout.LOOP_BUDGET)
+    )
+
+
+runtime.define_types(_define_types)
 
 
 @ti.func
-def add_contact_energy(dg: ti.template(), w, e_damping, e_friction, e_stiffness, e_boundary, e_strain, count, worst,
-                       shared: ti.template()):
-    """A stage's contact sums into world w's ledger: the step's damping, friction (slip), shear-stiffness and
-    boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius."""
-    LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, e_damping, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, e_friction, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, e_stiffness, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, e_boundary, shared)
-    LY.accumulate2(dg.ledger, w, L.STRAIN, e_strain, shared)
-    LY.accumulate2(dg.ledger, w, L.CONTACTS, count, shared)
+def add_contact_energy(
+    # in:
+    w, sums, shared: ti.template(),
+    # out:
+    dg: ti.template(),  # ledger[w]: the step's damping, friction, stiffness and boundary work, strain, contacts,
+                        # the largest overlap
+):
+    """A contact stage's sums (a ``ContactSums``) into world w's ledger: the step's damping, friction (slip),
+    shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius."""
+    LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, sums.e_damping, shared)
+    LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, sums.e_friction, shared)
+    LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, sums.e_stiffness, shared)
+    LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, sums.e_boundary, shared)
+    LY.accumulate2(dg.ledger, w, L.STRAIN, sums.e_strain, shared)
+    LY.accumulate2(dg.ledger, w, L.CONTACTS, sums.count, shared)
     if ti.static(shared):
-        ti.atomic_max(dg.ledger[w, L.MAX_OVERLAP], worst)
+        ti.atomic_max(dg.ledger[w, L.MAX_OVERLAP], sums.worst)
     else:
-        dg.ledger[w, L.MAX_OVERLAP] = ti.max(dg.ledger[w, L.MAX_OVERLAP], worst)
+        dg.ledger[w, L.MAX_OVERLAP] = ti.max(dg.ledger[w, L.MAX_OVERLAP], sums.worst)
 
 
 @ti.func
-def clump_record(st: ti.template(), dg: ti.template(), w, row, c, col, mv, record, shared: ti.template()):
-    """Ledger terms of clump c's step (body, boundary, damping work), and on record steps its kinetic energy
-    and its columns (starting at `col`) of record row `row`; the monitor's stiffness sums restart."""
+def clump_ledger(
+    # in:
+    w, mv, shared: ti.template(),
+    # out:
+    dg: ti.template(),  # ledger[w]: the step's body, boundary and damping work
+):
+    """Ledger terms of a clump's step (mv: its ``integrator.ClumpMove``): body, boundary, damping work [J]."""
     LY.accumulate2(dg.ledger, w, L.STEP + L.BODY, mv.e_body, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, mv.e_boundary, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, mv.e_damping, shared)
-    if record:
-        LY.accumulate2(dg.ledger, w, L.KINETIC, mv.kinetic, shared)
-        for i in ti.static(range(3)):
-            dg.rec[row, col + C_POS + i] = mv.x0[i]
-            dg.rec[row, col + C_VEL + i] = mv.v_mid[i]
-            dg.rec[row, col + C_OMEGA + i] = mv.w_mid[i]
-            dg.rec[row, col + C_FORCE + i] = mv.force[i]
-            dg.rec[row, col + C_TORQUE + i] = mv.torque[i]
-        for i in ti.static(range(4)):
-            dg.rec[row, col + C_QUAT + i] = mv.q0[i]
-        mon = st.monitor[c]
-        dg.rec[row, col + C_KT] = mon[LY.MON_KN]
-        dg.rec[row, col + C_KR] = mon[LY.MON_KN_LEVER2]
-        dg.rec[row, col + C_CT] = mon[LY.MON_CN]
-        mon[LY.MON_KN] = 0.0
-        mon[LY.MON_KN_LEVER2] = 0.0
-        mon[LY.MON_CN] = 0.0
-        st.monitor[c] = mon
 
 
 @ti.func
-def wall_record(dg: ti.template(), row, col, ws):
-    """Wall columns (displacement [m], velocity at t_n [m/s]) of record row `row`, from its state at t_n."""
+def clump_record(
+    # in:
+    w, row, c, col, mv, shared: ti.template(),
+    # out:
+    st: ti.template(),  # monitor[c]: the stiffness sums restart (read first)
+    dg: ti.template(),  # rec[row, col:col + CLUMP_WIDTH], ledger[w]'s kinetic energy
+):
+    """Record step: clump c's kinetic energy into the ledger, and its columns (from `col`) of record row `row`
+    from mv (its ``integrator.ClumpMove``) and the monitor's stiffness sums, which then restart."""
+    LY.accumulate2(dg.ledger, w, L.KINETIC, mv.kinetic, shared)
+    for i in ti.static(range(3)):
+        dg.rec[row, col + C_POS + i] = mv.x0[i]
+        dg.rec[row, col + C_VEL + i] = mv.v_mid[i]
+        dg.rec[row, col + C_OMEGA + i] = mv.w_mid[i]
+        dg.rec[row, col + C_FORCE + i] = mv.force[i]
+        dg.rec[row, col + C_TORQUE + i] = mv.torque[i]
+    for i in ti.static(range(4)):
+        dg.rec[row, col + C_QUAT + i] = mv.q0[i]
+    mon = st.monitor[c]
+    dg.rec[row, col + C_KT] = mon[LY.MON_KN]
+    dg.rec[row, col + C_KR] = mon[LY.MON_KN_LEVER2]
+    dg.rec[row, col + C_CT] = mon[LY.MON_CN]
+    mon[LY.MON_KN] = 0.0
+    mon[LY.MON_KN_LEVER2] = 0.0
+    mon[LY.MON_CN] = 0.0
+    st.monitor[c] = mon
+
+
+@ti.func
+def wall_record(
+    # in:
+    row, col, ws,
+    # out:
+    dg: ti.template(),  # rec[row, col:col + WALL_WIDTH]
+):
+    """Wall columns (displacement [m], velocity at t_n [m/s]) of record row `row`, from its state ws at t_n."""
     for i in ti.static(range(3)):
         dg.rec[row, col + i] = ws[LY.WS_DISP + i]
         dg.rec[row, col + 3 + i] = ws[LY.WS_VEL_NOW + i]
 
 
 @ti.func
-def close_step(ct: ti.template(), dg: ti.template(), wd, t, record, row, slot_col):
-    """Close world wd's ledger for the step; on record steps write the global and probe-slot columns and
-    restart the slot sums. The work reported at t_n includes ledger.REPORTED_SHARE of step n's increment. The
-    step's sums (strain, contacts, kinetic energy) are cleared here for the next step rather than at its
-    start: on the block path other threads add to them right after the next step begins, and Mesa's
-    lavapipe (Vulkan on the CPU) was seen to let such adds overtake a clear made just one barrier earlier."""
+def record_row(
+    # in:
+    ct: ti.template(),  # counts[w]: rebuilds
+    wd, t, row, slot_col,
+    # out:
+    dg: ti.template(),  # rec[row]: the global and probe-slot columns; slots of the world and the ledger's largest
+                        # overlap restart (read first)
+):
+    """Record step: the global columns of record row `row` (the ledger at t_n; the work reported at t_n includes
+    ledger.REPORTED_SHARE of step n's increment) and the probe-slot columns; the slot sums and the largest overlap
+    restart. Before :func:`close_ledger`."""
     w = wd.index
-    if record:
-        dg.rec[row, G_T] = t
-        for j, col in ti.static(zip((L.BODY, L.BOUNDARY, L.DAMPING, L.FRICTION, L.STIFFNESS),
-                                    (G_EB, G_EW, G_ED, G_EF, G_EKS))):
-            dg.rec[row, col] = dg.ledger[w, j] + L.REPORTED_SHARE[j] * dg.ledger[w, L.STEP + j]
-        dg.rec[row, G_EK] = dg.ledger[w, L.KINETIC]
-        dg.rec[row, G_ES] = dg.ledger[w, L.STRAIN]
-        dg.rec[row, G_NC] = dg.ledger[w, L.CONTACTS]
-        dg.rec[row, G_OVL] = dg.ledger[w, L.MAX_OVERLAP]
-        dg.rec[row, G_REB] = ct.counts[w, LY.CT_REBUILDS]
-        dg.ledger[w, L.MAX_OVERLAP] = 0.0
-        for k in range(wd.n_slot):
-            s = wd.slot0 + k
-            v = dg.slots[s]
-            for j in ti.static(range(SLOT_WIDTH)):
-                dg.rec[row, slot_col + SLOT_WIDTH * k + j] = v[j]
-            dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
+    dg.rec[row, G_T] = t
+    for j, col in ti.static(zip((L.BODY, L.BOUNDARY, L.DAMPING, L.FRICTION, L.STIFFNESS),
+                                (G_EB, G_EW, G_ED, G_EF, G_EKS))):
+        dg.rec[row, col] = dg.ledger[w, j] + L.REPORTED_SHARE[j] * dg.ledger[w, L.STEP + j]
+    dg.rec[row, G_EK] = dg.ledger[w, L.KINETIC]
+    dg.rec[row, G_ES] = dg.ledger[w, L.STRAIN]
+    dg.rec[row, G_NC] = dg.ledger[w, L.CONTACTS]
+    dg.rec[row, G_OVL] = dg.ledger[w, L.MAX_OVERLAP]
+    dg.rec[row, G_REB] = ct.counts[w, LY.CT_REBUILDS]
+    dg.ledger[w, L.MAX_OVERLAP] = 0.0
+    for k in range(wd.n_slot):
+        s = wd.slot0 + k
+        v = dg.slots[s]
+        for j in ti.static(range(SLOT_WIDTH)):
+            dg.rec[row, slot_col + SLOT_WIDTH * k + j] = v[j]
+        dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
+
+
+@ti.func
+def close_ledger(
+    # in:
+    wd,
+    # out:
+    dg: ti.template(),  # ledger[w]: the step's increments into the totals; the step's sums cleared
+):
+    """Close world wd's ledger for the step: its work increments go to the totals and to the last step's; the
+    step's sums (work, strain, contacts, kinetic energy) are cleared for the next step here rather than at its
+    start: on the block path other threads add to them right after the next step begins, and Mesa's lavapipe
+    (Vulkan on the CPU) was seen to let such adds overtake a clear made just one barrier earlier."""
+    w = wd.index
     for j in ti.static(range(L.WORK_TERMS)):
         dg.ledger[w, j] = dg.ledger[w, j] + dg.ledger[w, L.STEP + j]
         dg.ledger[w, L.LAST + j] = dg.ledger[w, L.STEP + j]

@@ -71,8 +71,13 @@ WORLD_SPREAD = 512
 
 
 @ti.kernel
-def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
-                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template()):
+def advance_serial(
+    # in:
+    md: ModelArgs,
+    n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template(),
+    # out (each stage's parameters say which arrays it reads and writes):
+    st: StateArgs, ct: ContactArgs, dg: DiagArgs,
+):
     """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py), one task per
     world (WORLD_SPREAD) spread over the CPU's threads: worlds stop at different steps. The number of worlds
     is a run-time argument, so a single run and a batch share one compiled kernel."""
@@ -80,7 +85,7 @@ def advance_serial(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
     for g in range(n_worlds * WORLD_SPREAD):
         w = g // WORLD_SPREAD
         if g % WORLD_SPREAD == 0 and ct.counts[w, LY.CT_ACTIVE] == 1:
-            serial_world_steps(w, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, implicit)
+            serial_world_steps(md, w, dt, record_every, rec_rows, pair_cap, implicit, st, ct, dg)
 
 
 # A GPU launch is sized from its loop's range. On the SPIR-V backends (Vulkan, Metal) a range known only at run
@@ -104,9 +109,14 @@ def slot_class(n_worlds: int) -> int:
 
 
 @ti.kernel
-def advance_blocks(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, n_worlds: ti.i32, dt: float,
-                   record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
-                   implicit: ti.template(), bd: ti.template(), budget: ti.template(), slots: ti.template()):
+def advance_blocks(
+    # in:
+    md: ModelArgs,
+    n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
+    implicit: ti.template(), bd: ti.template(), budget: ti.template(), slots: ti.template(),
+    # out (each stage's parameters say which arrays it reads and writes):
+    st: StateArgs, ct: ContactArgs, dg: DiagArgs,
+):
     """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
     (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (slot_class; 0: n_worlds blocks)."""
     ti.loop_config(block_dim=bd)
@@ -115,8 +125,8 @@ def advance_blocks(md: ModelArgs, st: StateArgs, ct: ContactArgs, dg: DiagArgs, 
         lane = gid % bd
         scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
         if w < n_worlds:  # the same for every thread of a block
-            block_world_steps(w, lane, scan, md, st, ct, dg, dt, record_every, rec_rows, pair_cap, max_steps,
-                              implicit, bd, budget)
+            block_world_steps(md, w, dt, record_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, budget,
+                              scan, st, ct, dg)
 
 
 class Diagnostics:
@@ -363,12 +373,12 @@ class Simulation:
     def _kernel(self, max_steps: int = 0):
         md, st, ct, dg = self._packs()
         if self.parallel:
-            advance_blocks(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
+            advance_blocks(md, self.world_count, self.dt, self.record_every, self.diag.rows,
                            self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
-                           runtime.has_loop_limit(), slot_class(self.world_count))
+                           runtime.has_loop_limit(), slot_class(self.world_count), st, ct, dg)
         else:
-            advance_serial(md, st, ct, dg, self.world_count, self.dt, self.record_every, self.diag.rows,
-                           self.contacts.pair_capacity, self.implicit_damping)
+            advance_serial(md, self.world_count, self.dt, self.record_every, self.diag.rows,
+                           self.contacts.pair_capacity, self.implicit_damping, st, ct, dg)
 
     # ------------------------------------------------------------------ stepping
     def _launch(self, targets: np.ndarray) -> np.ndarray:

@@ -7,7 +7,13 @@ A step (004 §2.3, the PFC cycle), in order:
      (under damping_mass "shared" each preceded by the interfaces' stiffness sums, interface_stiffness.py);
   3. law of motion of every clump: velocities to t_{n+½}, poses to t_{n+1};
   4. walls to t_{n+1};
-  5. close the energy ledger of the step and, every ``record_every`` steps, write a record row.
+  5. every ``record_every`` steps (an *observed* step) write a record row, and close the energy ledger of
+     the step.
+
+Each stage is a function whose parameters say what it reads (``# in:``) and writes (``# out:``; a pack there
+names the arrays it writes, and those it also reads). The contact stages compute forces; on observed steps
+they also evaluate the contacts of sleeping bodies and hand each touching contact to the record stage
+(recording.py), and they return their energy sums, which the step adds to the ledger.
 
 Serial path: one thread runs all the steps of one world in a loop (worlds in parallel over the CPU's
 threads). Contacts are taken in list order with their sums in registers, so a world's run is bit-for-bit
@@ -19,10 +25,13 @@ searches its body pairs again (pair_search.py) and launches it on.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import ledger as L
+from . import pair_contact as PC
 from . import recording as R
-from .integrator import integrate_clump, move_wall
+from . import wall_contact as WC
+from .integrator import integrate_clump, move_wall, wake_if_unbalanced
 from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .pair_contact import pair_contacts
+from .pair_search_device import block_sync, chunk
 from .recording import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .wall_contact import cluster_wall_candidates, wall_contacts
 
@@ -36,7 +45,23 @@ def record_columns(wd):
 
 
 @ti.func
-def pair_motion_exceeds_skin(st: ti.template(), wd, pair_skin):
+def step_params(
+    # in:
+    md: ti.template(),  # world_param[w], gravity
+    w,
+):
+    """World w's stepping parameters: gravity [m/s²], the wall and pair skins [m], the sleep speed [m/s] and
+    steps."""
+    return (LY.gravity(md, w), md.world_param[w, LY.WP_SKIN], md.world_param[w, LY.WP_PAIR_SKIN],
+            md.world_param[w, LY.WP_SLEEP_SPEED], md.world_param[w, LY.WP_SLEEP_STEPS])
+
+
+@ti.func
+def pair_motion_exceeds_skin(
+    # in:
+    st: ti.template(),  # monitor: pair motion of the world's clumps
+    wd, pair_skin,
+):
     """Whether two bodies of world wd may have moved closer than the pair skin since the last body-pair
     search: the sum of the two largest motion bounds reaches the skin (0: the world has no pairs)."""
     exceeded = 0
@@ -56,9 +81,15 @@ def pair_motion_exceeds_skin(st: ti.template(), wd, pair_skin):
 
 
 @ti.func
-def begin_step(st: ti.template(), ct: ti.template(), dg: ti.template(), wd, skin, record):
-    """Note whether any of world wd's walls moves, and decide whether its candidate list must be rebuilt
-    (Verlet skin). (The step's sums start from zero: recording.close_step clears them at the end of each step.)"""
+def begin_step(
+    # in:
+    wd, skin,
+    # out:
+    st: ti.template(),  # monitor's wall motion and wall_state's motion restart on a rebuild (read first)
+    ct: ti.template(),  # counts[w]: rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving
+):
+    """Stage 1: note whether any of world wd's walls moves, and decide whether its candidate list must be rebuilt
+    (Verlet skin). (The step's sums start from zero: recording.close_ledger clears them at the end of each step.)"""
     w = wd.index
     moved = 0.0
     for c in range(wd.clump0, wd.clump0 + wd.n_clump):
@@ -92,56 +123,162 @@ def begin_step(st: ti.template(), ct: ti.template(), dg: ti.template(), wd, skin
 
 
 @ti.func
-def serial_world_steps(w, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), dt,
-                       record_every, rec_rows, pair_cap, implicit: ti.template()):
+def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.template()):
+    """A bound on the loop iterations of a contact stage's share of `items` contacts (layout.LOOP_BUDGET): one
+    each, the CAS loops of the atomics of its runs' flushes and of its touching contacts' diagnostics (charged
+    every step: the budget then holds for the next record step), and of its ledger sums."""
+    return items + LY.ATOMIC_RETRIES * (sums.runs * flush_scalars + sums.count * record_scalars + R.ENERGY_SCALARS)
+
+
+@ti.func
+def contact_stages(
+    # in:
+    md: ti.template(),  # the model (contact_law's parameters, spheres, walls)
+    wd, dt,
+    base,  # the world's current pair list: pairs base ≤ k < base + counts[w, CT_N_PAIRS]
+    observed,  # a record step
+    implicit: ti.template(),
+    lane, bd: ti.template(),  # this thread of the world's bd (1 on the serial path)
+    # out:
+    st: ti.template(),  # force, torque, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps)
+    ct: ti.template(),  # hist, pair_hist
+    dg: ti.template(),  # ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed steps)
+):
+    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: under damping_mass
+    "shared" the body pairs' interface stiffness sums first (D5), the body pairs (they may wake bodies), then
+    the walls' interface sums (after the wakes, as the wall stage sees them), the walls; then the contact sums
+    into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET)."""
+    shared = ti.static(bd > 1)
+    w = wd.index
+    shared_mass = LY.uses_shared_mass(md, w)
+    cost = 0
+    k0, k1 = chunk(ct.counts[w, LY.CT_N_PAIRS], lane, bd)
+    if shared_mass:
+        clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, lane, bd)
+        cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
+        block_sync(bd)
+        cost += pair_stiffness(k0, k1, base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared)
+        block_sync(bd)
+    pairs = pair_contacts(md, wd, dt, k0, k1, base, observed, implicit, shared, st, ct, dg)
+    block_sync(bd)
+    j0, j1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
+    if shared_mass:
+        cost += wall_stiffness(j0, j1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared)
+        block_sync(bd)
+    walls = wall_contacts(md, wd, dt, j0, j1, observed, implicit, shared, st, ct, dg)
+    R.add_contact_energy(w, pairs, shared, dg)
+    R.add_contact_energy(w, walls, shared, dg)
+    if ti.static(shared):
+        cost += _contact_cost(k1 - k0, pairs, PC.FLUSH_SCALARS, PC.RECORD_SCALARS)
+        cost += _contact_cost(j1 - j0, walls, WC.FLUSH_SCALARS, WC.RECORD_SCALARS)
+    return cost
+
+
+@ti.func
+def motion_stage(
+    # in:
+    md: ti.template(),  # clump_param, clump_inertia, wall_geom, wall_vel
+    ct: ti.template(),  # counts[w, CT_WALLS_MOVING]
+    wd, t, dt, gravity, sleep_speed, sleep_steps,
+    observed, row, clump_col, wall_col,  # a record step, its record row and the world's first clump and wall column
+    lane, bd: ti.template(),  # this thread of the world's bd (1 on the serial path): clumps and walls strided
+    # out:
+    st: ti.template(),  # clumps' pose, velocities, monitor; contact sums cleared; wall_state
+    dg: ti.template(),  # ledger (the step's body, boundary, damping work; kinetic energy), rec (observed steps)
+):
+    """Stages 3 and 4: the law of motion of every clump (a sleeping one first woken if a wall moves or, on an
+    observed step, if its forces no longer balance), its ledger terms and, on observed steps, its record columns;
+    then the walls to t_{n+1}."""
+    shared = ti.static(bd > 1)
+    w = wd.index
+    walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
+    for k in range((wd.n_clump - lane + bd - 1) // bd):
+        c = wd.clump0 + lane + k * bd
+        if walls_moving == 1 or observed:
+            wake_if_unbalanced(md, c, gravity, walls_moving, st)
+        mv = integrate_clump(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, st)
+        R.clump_ledger(w, mv, shared, dg)
+        if observed:  # the record stage
+            R.clump_record(w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, shared, st, dg)
+    for k in range((wd.n_wall - lane + bd - 1) // bd):
+        j = wd.wall0 + lane + k * bd
+        ws0 = move_wall(md, j, t, dt, st)
+        if observed:  # the record stage
+            R.wall_record(row, wall_col + WALL_WIDTH * (j - wd.wall0), ws0, dg)
+
+
+@ti.func
+def close_step(
+    # in:
+    ct: ti.template(),  # counts[w]: rebuilds
+    wd, t, observed, row, slot_col,
+    # out:
+    dg: ti.template(),  # rec[row] (observed steps), slots, ledger
+):
+    """Stage 5: on observed steps the record row's global and probe-slot columns, then the ledger's close."""
+    if observed:  # the record stage
+        R.record_row(ct, wd, t, row, slot_col, dg)
+    R.close_ledger(wd, dg)
+
+
+@ti.func
+def rebuild_wall_candidates(
+    # in:
+    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
+    st: ti.template(),  # pos, rot, wall_state
+    wd, skin,
+    # out:
+    ct: ti.template(),  # cand of the world, counts[w, CT_N_CAND]
+):
+    """Rebuild world wd's wall-candidate list, cluster by cluster (one thread: the serial path)."""
+    k = 0
+    for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):
+        k += cluster_wall_candidates(md, st, wd, g, skin, k, True, ct)
+    ct.counts[wd.index, LY.CT_N_CAND] = k
+
+
+@ti.func
+def serial_step(
+    # in:
+    md: ti.template(), wd, n, dt, record_every, row0, pair_base, gravity, skin, sleep_speed, sleep_steps,
+    implicit: ti.template(),
+    # out:
+    st: ti.template(), ct: ti.template(), dg: ti.template(),
+):
+    """Step n of world wd on the serial path: the stages in order (module docstring)."""
+    t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
+    observed = n % record_every == 0
+    row = row0 + n // record_every
+    clump_col, wall_col, slot_col = record_columns(wd)
+    begin_step(wd, skin, st, ct)
+    if ct.counts[wd.index, LY.CT_REBUILD_FLAG] == 1:
+        rebuild_wall_candidates(md, st, wd, skin, ct)
+    contact_stages(md, wd, dt, pair_base, observed, implicit, 0, 1, st, ct, dg)
+    motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st, dg)
+    close_step(ct, wd, t, observed, row, slot_col, dg)
+
+
+@ti.func
+def serial_world_steps(
+    # in:
+    md: ti.template(), w, dt, record_every, rec_rows, pair_cap, implicit: ti.template(),
+    # out:
+    st: ti.template(), ct: ti.template(), dg: ti.template(),
+):
     """Up to counts[w, CT_TARGET] steps of world w in one loop; counts[w, CT_STEPS_DONE] tells how many ran.
     Record rows go to rows [w·rec_rows, (w+1)·rec_rows) of the record buffer; the world's pair list is the
     first half of its pair region (pair_cap pairs)."""
     wd = LY.load_world(md, w)
-    grav = LY.gravity(md, w)
-    skin = md.world_param[w, LY.WP_SKIN]
-    pair_skin = md.world_param[w, LY.WP_PAIR_SKIN]
-    sleep_speed = md.world_param[w, LY.WP_SLEEP_SPEED]
-    sleep_steps = md.world_param[w, LY.WP_SLEEP_STEPS]
-    clump_col, wall_col, slot_col = record_columns(wd)
+    gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
     row0 = w * rec_rows - ct.counts[w, LY.CT_REC_FIRST]
-    pair_base = w * 2 * pair_cap
-    shared_mass = LY.uses_shared_mass(md, w)
     done = 0
     for s in range(ct.counts[w, LY.CT_TARGET]):
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:
             ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:  # otherwise the rest of the launch waits for the host's search
-            n = n0 + s
-            t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
-            record = n % record_every == 0
-            row = row0 + n // record_every
-            begin_step(st, ct, dg, wd, skin, record)
-            if ct.counts[w, LY.CT_REBUILD_FLAG] == 1:
-                k = 0
-                for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):
-                    k += cluster_wall_candidates(g, md, st, ct, wd, skin, k, True)
-                ct.counts[w, LY.CT_N_CAND] = k
-            if shared_mass:  # damping_mass "shared": the interfaces' stiffness sums first (D5)
-                clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, 0, 1)
-                pair_stiffness(0, ct.counts[w, LY.CT_N_PAIRS], pair_base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE,
-                               wd, record, False, False)
-            pair_contacts(0, ct.counts[w, LY.CT_N_PAIRS], pair_base, md, st, ct, dg, wd, dt, record, implicit,
-                          False)  # may wake bodies
-            if shared_mass:  # after the pairs have woken bodies, as the wall stage sees them
-                wall_stiffness(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record,
-                               False, False)
-            wall_contacts(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, dg, wd, dt, record, implicit, False)
-            walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
-            for c in range(wd.clump0, wd.clump0 + wd.n_clump):
-                mv = integrate_clump(c, md, st, dt, grav, record, sleep_speed, sleep_steps, walls_moving)
-                R.clump_record(st, dg, w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, record, False)
-            for k in range(wd.wall0, wd.wall0 + wd.n_wall):
-                ws0 = move_wall(k, md, st, t, dt)
-                if record:
-                    R.wall_record(dg, row, wall_col + WALL_WIDTH * (k - wd.wall0), ws0)
-            R.close_step(ct, dg, wd, t, record, row, slot_col)
+            serial_step(md, wd, n0 + s, dt, record_every, row0, w * 2 * pair_cap, gravity, skin, sleep_speed,
+                        sleep_steps, implicit, st, ct, dg)
             done += 1
     ct.counts[w, LY.CT_STEPS_DONE] = done
     ct.counts[w, LY.CT_STEP] = n0 + done

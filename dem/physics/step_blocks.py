@@ -26,30 +26,40 @@ this is a plain per-world loop, which lets the CPU test the block path's logic.
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from . import ledger as L
 from . import recording as R
-from .integrator import integrate_clump, move_wall
-from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
-from .pair_contact import pair_contacts
 from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
-from .recording import CLUMP_WIDTH, WALL_WIDTH
-from .step import begin_step, pair_motion_exceeds_skin, record_columns
-from .wall_contact import cluster_wall_candidates, wall_contacts
+from .step import (
+    begin_step,
+    close_step,
+    contact_stages,
+    motion_stage,
+    pair_motion_exceeds_skin,
+    record_columns,
+    step_params,
+)
+from .wall_contact import cluster_wall_candidates
 
 
 @ti.func
-def _rebuild_wall_candidates(lane, scan: ti.template(), md: ti.template(), st: ti.template(), ct: ti.template(),
-                             wd, skin, bd: ti.template()):
+def _rebuild_wall_candidates(
+    # in:
+    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
+    st: ti.template(),  # pos, rot, wall_state
+    wd, skin, lane, bd: ti.template(),
+    # out:
+    scan: ti.template(),  # the block's scan scratch
+    ct: ti.template(),  # cand of the world, counts[w, CT_N_CAND]
+):
     """Rebuild world wd's wall-candidate list with the block's threads, each a contiguous share of the
     clusters; returns a bound on this thread's loop iterations (layout.LOOP_BUDGET)."""
     g0, g1 = chunk(wd.n_cluster, lane, bd)
     mine = 0
     for g in range(wd.cluster0 + g0, wd.cluster0 + g1):
-        mine += cluster_wall_candidates(g, md, st, ct, wd, skin, 0, False)
-    offset, total = exclusive_scan(scan, lane, mine, bd)
+        mine += cluster_wall_candidates(md, st, wd, g, skin, 0, False, ct)
+    offset, total = exclusive_scan(lane, mine, bd, scan)
     k = offset
     for g in range(wd.cluster0 + g0, wd.cluster0 + g1):
-        k += cluster_wall_candidates(g, md, st, ct, wd, skin, k, True)
+        k += cluster_wall_candidates(md, st, wd, g, skin, k, True, ct)
     if lane == 0:
         ct.counts[wd.index, LY.CT_N_CAND] = total
     spheres = 0
@@ -60,7 +70,11 @@ def _rebuild_wall_candidates(lane, scan: ti.template(), md: ti.template(), st: t
 
 
 @ti.func
-def _search_bound(md: ti.template(), wd, bd: ti.template()):
+def _search_bound(
+    # in:
+    md: ti.template(),  # world_info
+    wd, bd: ti.template(),
+):
     """Loop iterations a thread may run in a wall-candidate rebuild and a pair search: its share of the
     clusters and of the cluster pairs, with every sphere tested (a bound for the budget, layout.LOOP_BUDGET)."""
     per_cluster = md.world_info[wd.index, LY.WI_NHULL] // ti.max(wd.n_cluster, 1) + 1
@@ -69,21 +83,77 @@ def _search_bound(md: ti.template(), wd, bd: ti.template()):
 
 
 @ti.func
-def block_world_steps(w, lane, scan: ti.template(), md: ti.template(), st: ti.template(), ct: ti.template(),
-                      dg: ti.template(), dt, record_every, rec_rows, pair_cap, max_steps, implicit: ti.template(),
-                      bd: ti.template(), budget: ti.template()):
+def _end_step(
+    # in:
+    st: ti.template(),  # monitor: pair motion
+    wd, s, n, pair_skin,
+    # out:
+    ct: ti.template(),  # counts[w]: steps done, step, pair stop
+):
+    """Lane 0 after the step: count it, and test the pair skin."""
+    w = wd.index
+    ct.counts[w, LY.CT_STEPS_DONE] = s + 1
+    ct.counts[w, LY.CT_STEP] = n + 1
+    ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
+
+
+@ti.func
+def block_step(
+    # in:
+    md: ti.template(), wd,
+    s, n0,  # step n0 + s, the launch's s-th
+    dt, record_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed, sleep_steps, implicit: ti.template(),
+    lane, bd: ti.template(),  # this thread of the world's block
+    # out:
+    scan: ti.template(),  # the block's scan scratch
+    st: ti.template(), ct: ti.template(), dg: ti.template(),
+):
+    """Step n0 + s of world wd by thread `lane` of its block: the stages in order, separated by barriers (module
+    docstring). Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET)."""
+    w = wd.index
+    n = n0 + s
+    cost = 16 + 2 * (wd.n_clump + wd.n_wall) + wd.n_slot
+    t = ti.cast(n, float) * dt
+    observed = n % record_every == 0
+    row = row0 + n // record_every
+    clump_col, wall_col, slot_col = record_columns(wd)
+    if lane == 0:
+        begin_step(wd, skin, st, ct)
+    block_sync(bd)
+    if ct.counts[w, LY.CT_REBUILD_FLAG] == 1:
+        cost += _rebuild_wall_candidates(md, st, wd, skin, lane, bd, scan, ct)
+        block_sync(bd)
+    base = (2 * w + ct.counts[w, LY.CT_PAIR_HALF]) * pair_cap
+    cost += contact_stages(md, wd, dt, base, observed, implicit, lane, bd, st, ct, dg)
+    block_sync(bd)
+    cost += (wd.n_clump // bd + 1) * (1 + LY.ATOMIC_RETRIES * R.CLUMP_SCALARS) + wd.n_wall // bd + 1
+    motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
+                 st, dg)
+    block_sync(bd)
+    if lane == 0:
+        close_step(ct, wd, t, observed, row, slot_col, dg)
+        _end_step(st, wd, s, n, pair_skin, ct)
+    block_sync(bd)
+    if ct.counts[w, LY.CT_PAIR_STOP] == 1:
+        cost += block_pair_search(md, wd, pair_skin, pair_cap, lane, bd, scan, st, ct)
+        if lane == 0:
+            ct.counts[w, LY.CT_PAIR_STOP] = 0
+    return cost
+
+
+@ti.func
+def block_world_steps(
+    # in:
+    md: ti.template(), w, dt, record_every, rec_rows, pair_cap, max_steps, implicit: ti.template(),
+    lane, bd: ti.template(), budget: ti.template(),
+    # out:
+    scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(),
+):
     """Up to counts[w, CT_TARGET] steps of world w by thread `lane` of the world's block (module docstring).
     With ``budget`` (SPIR-V backends) the launch also ends, at a step boundary, before any thread may have
     run layout.LOOP_BUDGET loop iterations."""
-    shared = ti.static(bd > 1)
     wd = LY.load_world(md, w)
-    grav = LY.gravity(md, w)
-    skin = md.world_param[w, LY.WP_SKIN]
-    pair_skin = md.world_param[w, LY.WP_PAIR_SKIN]
-    sleep_speed = md.world_param[w, LY.WP_SLEEP_SPEED]
-    sleep_steps = md.world_param[w, LY.WP_SLEEP_STEPS]
-    clump_col, wall_col, slot_col = record_columns(wd)
-    shared_mass = LY.uses_shared_mass(md, w)
+    gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
     target = ct.counts[w, LY.CT_TARGET] * ct.counts[w, LY.CT_ACTIVE]
     row0 = w * rec_rows - ct.counts[w, LY.CT_REC_FIRST]
@@ -94,59 +164,11 @@ def block_world_steps(w, lane, scan: ti.template(), md: ti.template(), st: ti.te
     for s in range(max_steps):
         block_sync(bd)
         if s < target and ct.counts[w, LY.CT_OVERFLOW] == 0:  # the same for every thread of the block
-            cost = 16 + 2 * (wd.n_clump + wd.n_wall) + wd.n_slot
-            n = n0 + s
-            t = ti.cast(n, float) * dt
-            record = n % record_every == 0
-            row = row0 + n // record_every
-            if lane == 0:
-                begin_step(st, ct, dg, wd, skin, record)
-            block_sync(bd)
-            if ct.counts[w, LY.CT_REBUILD_FLAG] == 1:
-                cost += _rebuild_wall_candidates(lane, scan, md, st, ct, wd, skin, bd)
-                block_sync(bd)
-            base = (2 * w + ct.counts[w, LY.CT_PAIR_HALF]) * pair_cap
-            k0, k1 = chunk(ct.counts[w, LY.CT_N_PAIRS], lane, bd)
-            if shared_mass:  # damping_mass "shared": the interfaces' stiffness sums first (D5)
-                clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, lane, bd)
-                cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
-                block_sync(bd)
-                cost += pair_stiffness(k0, k1, base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record, False,
-                                       shared)
-                block_sync(bd)
-            cost += pair_contacts(k0, k1, base, md, st, ct, dg, wd, dt, record, implicit, shared)  # may wake bodies
-            block_sync(bd)
-            k0, k1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
-            if shared_mass:
-                cost += wall_stiffness(k0, k1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, record, False, shared)
-                block_sync(bd)
-            cost += wall_contacts(k0, k1, md, st, ct, dg, wd, dt, record, implicit, shared)
-            block_sync(bd)
-            cost += (wd.n_clump // bd + 1) * (1 + LY.ATOMIC_RETRIES * R.CLUMP_SCALARS) + wd.n_wall // bd + 1
-            walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
-            for k in range((wd.n_clump - lane + bd - 1) // bd):
-                c = wd.clump0 + lane + k * bd
-                mv = integrate_clump(c, md, st, dt, grav, record, sleep_speed, sleep_steps, walls_moving)
-                R.clump_record(st, dg, w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, record, shared)
-            for k in range((wd.n_wall - lane + bd - 1) // bd):
-                j = wd.wall0 + lane + k * bd
-                ws0 = move_wall(j, md, st, t, dt)
-                if record:
-                    R.wall_record(dg, row, wall_col + WALL_WIDTH * (j - wd.wall0), ws0)
-            block_sync(bd)
-            if lane == 0:
-                R.close_step(ct, dg, wd, t, record, row, slot_col)
-                ct.counts[w, LY.CT_STEPS_DONE] = s + 1
-                ct.counts[w, LY.CT_STEP] = n + 1
-                ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
-            block_sync(bd)
-            if ct.counts[w, LY.CT_PAIR_STOP] == 1:
-                cost += block_pair_search(lane, scan, md, st, ct, wd, pair_skin, pair_cap, bd)
-                if lane == 0:
-                    ct.counts[w, LY.CT_PAIR_STOP] = 0
+            cost = block_step(md, wd, s, n0, dt, record_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed,
+                              sleep_steps, implicit, lane, bd, scan, st, ct, dg)
             if ti.static(budget):
                 # a step like this one, or one with a rebuild and a pair search, must still fit
-                step_max = block_max(scan, lane, cost, bd)
+                step_max = block_max(lane, cost, bd, scan)
                 used += step_max
                 if used + 2 * step_max + _search_bound(md, wd, bd) > LY.LOOP_BUDGET:
                     break

@@ -62,7 +62,11 @@ def _vec3(g, k: ti.template()):
 
 
 @ti.func
-def wall_velocity(md: ti.template(), w, t):
+def wall_velocity(
+    # in:
+    md: ti.template(),  # wall_geom[w], wall_vel[w]
+    w, t,
+):
     """Prescribed wall velocity at time t [s]: linear interpolation of the sampled table."""
     dtab = md.wall_geom[w][LY.WG_TABLE_DT]
     n = md.wall_vel.shape[1]
@@ -74,7 +78,12 @@ def wall_velocity(md: ti.template(), w, t):
 
 
 @ti.func
-def wall_frame(md: ti.template(), st: ti.template(), w):
+def wall_frame(
+    # in:
+    md: ti.template(),  # wall_geom[w]
+    st: ti.template(),  # wall_state[w]
+    w,
+):
     """Wall w now: origin [m], normal, u, v (unit), half lengths along u and v [m] (0: infinite)."""
     g = md.wall_geom[w]
     ws = st.wall_state[w]
@@ -108,8 +117,14 @@ def plane_distance(x, o, n, u, v, hu, hv):
 
 
 @ti.func
-def cluster_wall_candidates(g, md: ti.template(), st: ti.template(), ct: ti.template(), wd, skin, k0,
-                            write: ti.template()):
+def cluster_wall_candidates(
+    # in:
+    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
+    st: ti.template(),  # pos, rot, wall_state
+    wd, g, skin, k0, write: ti.template(),
+    # out:
+    ct: ti.template(),  # cand[wd.cand0 + k0 ...] (with ``write``)
+):
     """Hull spheres of cluster g within `skin` [m] of a wall of world wd (walls in reach of the cluster's
     bounding sphere only). With ``write`` they are stored in the world's candidate list from local position
     k0 on; returns how many there are."""
@@ -265,12 +280,56 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
 
 
 @ti.func
-def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(), wd, dt,
-                  record, implicit: ti.template(), shared: ti.template()):
-    """Candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump and wall
-    repeat and the sums kept in registers while the clump repeats (each clump's force is written once per
-    run: candidates come in clump order). A sleeping body's contacts are evaluated on record steps only.
-    Returns, with ``shared``, a bound on the loop iterations run (layout.LOOP_BUDGET), else 0."""
+def _clump_context(
+    # in:
+    md: ti.template(),  # clump_param
+    st: ti.template(),  # pos, rot, vel, omega, monitor of c
+    c,
+):
+    """What every wall contact of clump c shares: its pose and velocities at t − Δt/2, its mass [kg] (the
+    contact mass: a wall does not move in response), and whether it sleeps."""
+    return st.pos[c], st.rot[c], st.vel[c], st.omega[c], LY.clump_mass(md, c), 1 if LY.asleep(st, c) else 0
+
+
+@ti.func
+def _wall_context(
+    # in:
+    md: ti.template(),  # wall_geom, sph_info, mat_pair
+    st: ti.template(),  # wall_state[w]
+    dg: ti.template(),  # ledger: the interface's stiffness sum (damping_mass "shared")
+    wd, i, c, w, shared_mass,
+):
+    """What every contact of clump c (sphere i) with wall w shares: the wall's frame, its velocities at t − Δt/2
+    and t, the material pair, and the interface's stiffness sum k_sum [N/m] (0 unless damping_mass is
+    "shared")."""
+    o, n, u, v, hu, hv = wall_frame(md, st, w)
+    vw, vw_now = LY.wall_velocities(st, w)
+    mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
+    k_sum = 0.0
+    if shared_mass:
+        k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, c, w - wd.wall0)]
+    return o, n, u, v, hu, hv, vw, vw_now, mat, k_sum
+
+
+@ti.func
+def wall_contacts(
+    # in:
+    md: ti.template(),  # sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param
+    wd, dt,
+    k0, k1,  # the candidates k0 ≤ k < k1 of the world's list
+    observed,  # a record step: the contacts of sleeping bodies too, and each touching one to the record stage
+    implicit: ti.template(), shared: ti.template(),
+    # out:
+    st: ti.template(),  # force, torque, damp += (reads pos, rot, vel, omega, monitor, wall_state); monitor: the
+                        # stiffness sums on observed steps
+    ct: ti.template(),  # hist (reads cand)
+    dg: ti.template(),  # slots on observed steps (reads the ledger's interface stiffness sums)
+):
+    """Wall stage: candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump
+    and wall repeat and the sums kept in registers while the clump repeats (each clump's force is written once
+    per run: candidates come in clump order). A sleeping body's contacts are evaluated on observed steps only;
+    there each touching contact goes to the record stage (recording.wall_contact_record). Returns the contacts'
+    ``recording.ContactSums`` for the ledger (recording.add_contact_energy)."""
     cur_c = -1
     cur_w = -1
     xg = ti.Vector([0.0, 0.0, 0.0])
@@ -292,47 +351,28 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
     f_sum = ti.Vector([0.0, 0.0, 0.0])
     t_sum = ti.Vector([0.0, 0.0, 0.0])
     b_sum = ti.Vector([0.0] * DAMP_WIDTH)
-    e_d = 0.0
-    e_f = 0.0
-    e_w = 0.0
-    e_s = 0.0
-    e_k = 0.0
-    worst = 0.0
-    count = 0
+    sums = R.ContactSums()
     sleeping = 0
-    cost = 0
     for k in range(k0, k1):
         # (no `continue` in this loop: Taichi's SPIR-V code generator mishandles it next to atomics)
         pair = ct.cand[wd.cand0 + k]
         i = pair[0]
         w = pair[1]
         c = md.sph_info[i][0]
-        if ti.static(shared):  # the loop's iterations, and the CAS loops of the atomics actually run
-            cost += 1
         if c != cur_c:
             if cur_c >= 0:
-                _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
-                if ti.static(shared):
-                    cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
+                _flush(cur_c, f_sum, t_sum, b_sum, implicit, shared, st)
+                sums.runs += 1
             f_sum = ti.Vector([0.0, 0.0, 0.0])
             t_sum = ti.Vector([0.0, 0.0, 0.0])
             b_sum = ti.Vector([0.0] * DAMP_WIDTH)
             cur_c = c
             cur_w = -1  # the material pair depends on the clump too
-            xg = st.pos[c]
-            rot = st.rot[c]
-            vg = st.vel[c]
-            wg = st.omega[c]
-            m_c = LY.clump_mass(md, c)
-            sleeping = 1 if LY.asleep(st, c) else 0
-        if sleeping == 0 or record:
+            xg, rot, vg, wg, m_c, sleeping = _clump_context(md, st, c)
+        if sleeping == 0 or observed:
             if w != cur_w:
                 cur_w = w
-                o, n, u, v, hu, hv = wall_frame(md, st, w)
-                vw, vw_now = LY.wall_velocities(st, w)
-                mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
-                if shared_mass:
-                    k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, c, w - wd.wall0)]
+                o, n, u, v, hu, hv, vw, vw_now, mat, k_sum = _wall_context(md, st, dg, wd, i, c, w, shared_mass)
             h = LY.wall_history_index(wd, i, w)
             hs = ct.hist[h]
             hit = wall_contact(md.sph_body[i], hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw, vw_now, mat,
@@ -344,25 +384,19 @@ def wall_contacts(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(
                 t_sum += hit.torque
                 if ti.static(implicit):
                     b_sum += hit.blk
-                e_d += hit.e_damping
-                e_f += hit.e_friction
-                e_w += hit.e_boundary
-                e_s += hit.e_strain
-                e_k += hit.e_stiffness
-                worst = ti.max(worst, hit.ratio)
-                count += 1
-                if ti.static(shared):  # charged every step: the budget then holds for the next record step
-                    cost += LY.ATOMIC_RETRIES * RECORD_SCALARS
-                if record:
-                    R.wall_contact_record(md, st, dg, wd, i, c, w, hit, shared)
+                sums.e_damping += hit.e_damping
+                sums.e_friction += hit.e_friction
+                sums.e_boundary += hit.e_boundary
+                sums.e_strain += hit.e_strain
+                sums.e_stiffness += hit.e_stiffness
+                sums.worst = ti.max(sums.worst, hit.ratio)
+                sums.count += 1
+                if observed:  # the record stage
+                    R.wall_contact_record(md, wd, i, c, w, hit, shared, st, dg)
     if cur_c >= 0:
-        _flush(st, cur_c, f_sum, t_sum, b_sum, implicit, shared)
-        if ti.static(shared):
-            cost += LY.ATOMIC_RETRIES * FLUSH_SCALARS
-    R.add_contact_energy(dg, wd.index, e_d, e_f, e_k, e_w, e_s, count, worst, shared)
-    if ti.static(shared):
-        cost += LY.ATOMIC_RETRIES * R.ENERGY_SCALARS
-    return cost
+        _flush(cur_c, f_sum, t_sum, b_sum, implicit, shared, st)
+        sums.runs += 1
+    return sums
 
 
 # scalar atomic adds of one clump's flush, and of a record step's diagnostics of one contact (3 probe slots of
@@ -372,7 +406,12 @@ RECORD_SCALARS = 4 * 8
 
 
 @ti.func
-def _flush(st: ti.template(), c, f, tq, blk, implicit: ti.template(), shared: ti.template()):
+def _flush(
+    # in:
+    c, f, tq, blk, implicit: ti.template(), shared: ti.template(),
+    # out:
+    st: ti.template(),  # force[c], torque[c], damp[c] +=
+):
     LY.accumulate(st.force, c, f, shared)
     LY.accumulate(st.torque, c, tq, shared)
     if ti.static(implicit):

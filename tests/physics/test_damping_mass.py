@@ -2,8 +2,9 @@
 
 "body" (004, the engine's): a body resting on N equal contacts has the bed damping ratio β√N. "shared" (the
 body's mass shared among an interface's contacts in proportion to their normal stiffness): β whatever N. The
-host-side coefficients (dem/physics/damping_mass.py) are checked against the derivation's identities here, and the
-engine's beds against β√N ("body") and β ("shared") from a small free vibration, on both launch paths.
+host-side coefficients (dem/physics/contact_law.py, beside the kernels' dashpot_mass) are checked against the
+derivation's identities here, and the engine's beds against β√N ("body") and β ("shared") from a small free
+vibration, on both launch paths.
 """
 
 import math
@@ -13,7 +14,7 @@ import pytest
 from scipy.optimize import curve_fit
 
 from dem.cli.main import main
-from dem.physics.damping_mass import contact_masses, dashpot_coefficients, interface_damping_ratio
+from dem.physics.contact_law import contact_masses, dashpot_coefficients, interface_damping_ratio
 from dem.physics.recording import C_POS
 from tests.builders import block_on_sphere_bed
 
