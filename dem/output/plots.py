@@ -296,7 +296,7 @@ def plot_interface_envelopes(history: dict, families: dict[str, list[str]], colu
     axes[-1].set_xlabel("interface")
     name = f"{title}: envelopes" if title else "interface envelopes"
     fig.suptitle(f"{name} over t ≤ {t_max:.4g} s ({len(labels)} interfaces)", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.3 / fig.get_figheight()))
     out = _save(fig, path)
     plt.close(fig)
     return out
