@@ -17,7 +17,7 @@ from ..output.headline import headline_text, motion_summary
 from ..output.history import history_path, read_table
 from ..output.plots import plot_columns, plot_history
 from ..run.event_kinds import KINDS
-from ..run.interrupts import Interrupted, exit_code, raise_on_signal
+from ..run.interrupts import Interrupted, check_pending, exit_code, raise_on_signal
 from ..run.options import RunOptions
 from ..run.preflight import check_out_dir, check_threads, check_times
 from ..run.worlds import Worlds, build_worlds, parse_vary, run_worlds, world_overrides
@@ -203,6 +203,7 @@ def _run(a) -> int:
             rec_dt = opts.record_dt or scene.record_dt
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
             frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
+        check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         result = run_scene(scene, opts.replace(out_dir=out, frame_dt=frame_dt), frame_writer=writer)
     except ValueError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
@@ -246,6 +247,7 @@ def _run_batch(a, module, common, opts: RunOptions) -> int:
     try:
         with allow_large(a.force):
             worlds = build_worlds(module, overrides, common=common)
+        check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         results = run_worlds(worlds, options=opts.replace(out_dir=out))
     except RunOutputError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
@@ -335,6 +337,7 @@ def _resume(a, asked: RunOptions) -> int:
         with allow_large(True):
             scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
         batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
+        check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         results = run_worlds(batch, options=opts, resume=ck, check_memory=False)
         _report_batch(results, out)
         return 0
@@ -348,6 +351,7 @@ def _resume(a, asked: RunOptions) -> int:
             return VtkWriter(out, scene.model, all_spheres=run["vtk_all_spheres"],
                              keep_times=ck.meta["driver"]["frame_times"])
 
+    check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
     result = run_scene(scene, opts.replace(frame_dt=run["frame_dt"]), frame_writer=writer, resume=ck)
     _report(result.summary, result.out_dir)
     return 0

@@ -23,14 +23,38 @@ def exit_code(signum: int) -> int:
     return 128 + int(signum)
 
 
+# the signal the start-up handlers last raised for, kept until it is acted on: Taichi decorates kernels and reads
+# source inside bare ``except:`` clauses (taichi/lang/kernel_impl.py, _wrap_inspect.py), which swallow the
+# exception a handler raises there, and the run would then go on to its end as if nothing had come
+_pending: int | None = None
+
+
 def raise_on_signal() -> None:
-    """SIGTERM raises :class:`Interrupted` like SIGINT raises KeyboardInterrupt (for the set-up before a run;
-    the run loop replaces it with :class:`SignalFlag`)."""
+    """SIGTERM raises :class:`Interrupted` and SIGINT KeyboardInterrupt (for the set-up before a run; the run loop
+    replaces them with :class:`SignalFlag`); the signal is also noted, so that :func:`check_pending` and the run
+    loop's flag act on it where start-up code swallowed the exception."""
+    global _pending
+    _pending = None
     if threading.current_thread() is threading.main_thread():
         def handler(signum, _frame):
+            global _pending
+            _pending = signum
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
             raise Interrupted(signum)
 
-        signal.signal(signal.SIGTERM, handler)
+        for s in SIGNALS:
+            signal.signal(s, handler)
+
+
+def check_pending() -> None:
+    """Raise for a start-up signal whose exception was swallowed on the way (see ``_pending``)."""
+    global _pending
+    signum, _pending = _pending, None
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    if signum is not None:
+        raise Interrupted(signum)
 
 
 class SignalFlag:
@@ -44,7 +68,10 @@ class SignalFlag:
         self._old: dict = {}
 
     def __enter__(self) -> SignalFlag:
+        global _pending
         if self.enabled and threading.current_thread() is threading.main_thread():
+            # a start-up signal not yet acted on (swallowed on its way) stops the run at its first chunk
+            self.signum, _pending = _pending, None
             for s in SIGNALS:
                 self._old[s] = signal.signal(s, self._note)
         return self
