@@ -74,6 +74,8 @@ def test_neighbours_touch_in_register_without_overlap(bond):
     overlap = r[pairs[:, 0]] + r[pairs[:, 1]] - np.linalg.norm(p[pairs[:, 0]] - p[pairs[:, 1]], axis=1)
     assert overlap.max() < TOL
     touching = pairs[np.abs(overlap) < TOL]
+    hull = np.concatenate([b.clumps[c].template.hull for c in w.bodies])
+    assert hull[touching].all()  # the spheres that meet across a joint are hull spheres: their contacts are found
     for j in w.joints:
         if j.lower is None:
             continue
