@@ -233,6 +233,13 @@ def _colour_range(family: str, z: np.ndarray, mu: float | None) -> tuple[float, 
     return (min(0.0, float(np.min(finite))) if finite.size else 0.0), top, "viridis"
 
 
+def _margins(fig, *, bottom: float, right: float) -> None:
+    """Fixed margins [in] (left for the axis labels, `right` for the colour bars or legends, `bottom` for the
+    time axis or the names across): tight_layout would draw the figure once more, as long as the saving."""
+    w, h = fig.get_figwidth(), fig.get_figheight()
+    fig.subplots_adjust(left=1.3 / w, right=1.0 - right / w, top=1.0 - 0.6 / h, bottom=bottom / h, hspace=0.12)
+
+
 def plot_interface_maps(history: dict, families: dict[str, list[str]], columns: dict[str, Column], path: Path, *,
                         title: str, motion: dict, t_max: float, mu: float | None = None) -> Path:
     """The interfaces figure for many interfaces: per quantity a map, time across, one row per interface."""
@@ -260,7 +267,7 @@ def plot_interface_maps(history: dict, families: dict[str, list[str]], columns: 
     axes[-1].set_xlabel("time t [s]")
     _mark(axes, motion, t_max)
     fig.suptitle(f"{title} ({len(labels)} interfaces)" if title else f"{len(labels)} interfaces", fontsize=10)
-    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.3 / fig.get_figheight()))  # the title clear of the top map
+    _margins(fig, bottom=0.55, right=0.85)  # the colour bars' numbers and units
     out = _save(fig, path)
     plt.close(fig)
     return out
@@ -296,7 +303,7 @@ def plot_interface_envelopes(history: dict, families: dict[str, list[str]], colu
     axes[-1].set_xlabel("interface")
     name = f"{title}: envelopes" if title else "interface envelopes"
     fig.suptitle(f"{name} over t ≤ {t_max:.4g} s ({len(labels)} interfaces)", fontsize=10)
-    fig.tight_layout(rect=(0.0, 0.0, 1.0, 1.0 - 0.3 / fig.get_figheight()))
+    _margins(fig, bottom=0.5 + 0.055 * max(len(x) for x in labels), right=1.0)
     out = _save(fig, path)
     plt.close(fig)
     return out
