@@ -28,7 +28,7 @@ import functools
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
-from dem.model.masonry_wall import BONDS, wall, wall_thresholds
+from dem.model.masonry_wall import BONDS, bed_radius, wall, wall_thresholds
 from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
@@ -94,6 +94,8 @@ def build(p: dict) -> Scene:
     info = {"mass_kg": float(sum(model.mass)), "bodies": list(w.body_names), "joints": [j.name for j in w.joints],
             "joint_uplift_g": uplift, "uplift_threshold_g": min(uplift.values()),
             "first_joint_to_open": min(uplift, key=uplift.get), "sphere_count": model.ball_count,
+            "bed_sphere_radius_m": bed_radius(p["block_length"], p["r_joint"] if p["zone"] > 0 else p["r_core"],
+                                              p["bond"]),
             "hull_sphere_count": model.hull_count}
     beds = [(j.name, w.body_names[w.bodies.index(j.upper)],
              None if j.lower is None else w.body_names[w.bodies.index(j.lower)]) for j in w.joints
