@@ -31,12 +31,14 @@ KILL_WINDOW = 2.0  # s of wall time after the first checkpoint within which the 
 
 @pytest.fixture(scope="module")
 def reference(ti_cpu, tmp_path_factory):
-    """history.parquet of each scene run without interruption (in this process, no checkpoint)."""
+    """history.parquet of each scene run without interruption (in this process, no checkpoint), and its
+    summary.json's per-body rows (under ``<scene>.bodies``)."""
     out = {}
     for name, args in SCENES.items():
         d = tmp_path_factory.mktemp(f"ref_{name}")
         assert main(["run", *args, *QUIET, "--out", str(d)]) == 0
         out[name] = (d / "history.parquet").read_bytes()
+        out[f"{name}.bodies"] = strict_json(d / "summary.json")["bodies"]
     return out
 
 
@@ -73,6 +75,7 @@ def test_killed_and_resumed_run_is_bit_identical(reference, tmp_path, capsys, sc
     summary = strict_json(out / "summary.json")
     assert summary["status"] == "ok" and summary["resumed_at_s"][-1] == pytest.approx(t_ck)
     assert (out / "history.parquet").read_bytes() == reference[scene], where
+    assert summary["bodies"] == reference[f"{scene}.bodies"], where  # peaks and falls carried by the checkpoint
     assert not temp_files(out), where
 
 
