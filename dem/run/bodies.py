@@ -30,7 +30,9 @@ from the scene's probes), measured from its pose at the start of the run (t = 0,
   then takes θ_ov = 45°.
 
 Both criteria look at the body alone, not at what it stands on: a drum that falls with the whole column
-and one that comes off it both fall.
+and one that comes off it both fall. A value that cannot be given is null with its reason in summary.json's
+``null_reasons`` (``fell_time_s`` of a body that did not fall; the residuals of a body whose last recorded
+pose is not finite, a run that went unstable).
 """
 
 from __future__ import annotations
@@ -246,8 +248,7 @@ class BodyTracker:
                     why[f"{at}.{k}"] = "no history rows"
             elif not np.all(np.isfinite(self.last_pos[b])) or not np.all(np.isfinite(self.last_quat[b])):
                 for k in ("residual_displacement_m", "residual_drift_m", "residual_horizontal_drift_m",
-                          "residual_rotation_rad",
-                          "residual_rotation_vector_rad"):
+                          "residual_rotation_rad", "residual_rotation_vector_rad"):
                     why[f"{at}.{k}"] = "the body's last recorded pose is not a finite number (the run went unstable)"
             if not fell:
                 why[f"{at}.fell_time_s"] = "the body did not fall"
