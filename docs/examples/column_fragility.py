@@ -2,7 +2,7 @@
 packing) under a small synthetic suite scaled to a few PGAs, through the DEM and through the rigid monolithic
 column; fragility curves for overturning and for the drums' residual dislocation, and where the time went.
 
-    python docs/examples/column_fragility.py                  # ~10-15 min on a loaded 2-core machine
+    python docs/examples/column_fragility.py                  # about 16 min on a loaded 2-core machine
     python docs/examples/column_fragility.py --records 12 --levels 0.25:1.5:6   # a larger suite (hours)
 
 Every step is a ``dem`` command (printed before it runs); the sweeps resume where they stopped, so the script
