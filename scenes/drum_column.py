@@ -40,6 +40,12 @@ Recorded: each drum's and the capital's rotation about y, angular velocity, disp
 (``drum1_theta_deg`` …, ``capital_ux`` …), and at every joint (``joint0`` on the table, ``joint<k>`` under
 drum k + 1, ``joint12`` under the capital) H, V, V ÷ the weight above, eccentricity ÷ the face's width, |H|/V
 and the sphere contacts (dem.run.assembly_probes).
+
+Worlds and sweeps: ``dem run drum_column --vary ...`` (worlds.csv) and ``dem sweep drum_column`` (results.parquet)
+read the column's response over every block (dem.run.assembly_response, from ``info['assembly']``): overturned
+when any block reaches θ_ov of the column's α = atan(R/z_G), the joints' residual dislocation and rotation, the
+foot's slip on the table. ``dem sweep --engine rigid`` solves the monolithic column on its foot's rim
+(``info['rigid_reference']``: :func:`response_info`); docs/examples/column_fragility.md is a small study.
 """
 
 import math
