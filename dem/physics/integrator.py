@@ -201,86 +201,6 @@ def _local_damping(alpha, f_tot, t_tot, v0, w0):
 
 
 @ti.func
-def _generalised(m, iw, blk):
-    """The generalised mass M = diag(m𝟙, I_w) and damping matrix C (damping_layout.py), u = [v; ω]."""
-    mass6 = ti.Matrix.zero(float, 6, 6)
-    damp6 = ti.Matrix.zero(float, 6, 6)
-    for i in ti.static(range(3)):
-        mass6[i, i] = m
-        for j in ti.static(range(3)):
-            mass6[3 + i, 3 + j] = iw[i, j]
-    for i in ti.static(range(6)):
-        for j in ti.static(range(6)):
-            damp6[i, j] = blk[ti.static(damp_index(i, j))]
-    return mass6, damp6
-
-
-@ti.func
-def _fix_rows(lhs, fixed):
-    """lhs with the fixed DOFs' rows and columns replaced by the identity's (the matrix stays SPD)."""
-    # (bit tests of `fixed`, not `a or b` on floats: the short-circuit `or` of 36 unrolled tests was 2,300 IR
-    # statements of the step kernel; issue 19)
-    a = lhs
-    for i in ti.static(range(6)):
-        for j in ti.static(range(6)):
-            if fixed & ti.static((1 << i) | (1 << j)):
-                a[i, j] = 1.0 if ti.static(i == j) else 0.0
-    return a
-
-
-@ti.func
-def _solve_velocities(lhs, base, force6, iw, u0, w0, fixed, dt):
-    """u⁺ from (M + Δt/2 C) u⁺ = (M − Δt/2 C) u⁻ + Δt (F − [0; ω̄ × I_w ω̄]) in 004's four iterations, the
-    gyroscopic term at the mid-step ω̄ of the previous pass; returns u⁺ and the last right-hand side."""
-    # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD.
-    # a is the same in the four iterations: factored once (4 unrolled factorisations were 4,000 IR statements
-    # of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
-    # depend on ω̄, are formed once (issue 19)
-    lo = cholesky6(_fix_rows(lhs, fixed))
-    w_mid = w0
-    u1 = ti.Vector([0.0] * 6)
-    rhs = base + dt * force6
-    b = ti.Vector([0.0] * 6)
-    for i in ti.static(range(3)):
-        b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
-    for _k in ti.static(range(4)):
-        gyro = w_mid.cross(mat_vec(iw, w_mid))
-        rhs = base + dt * force6
-        for i in ti.static(range(3)):
-            rhs[3 + i] -= dt * gyro[i]
-        for i in ti.static(range(3, 6)):
-            b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
-        u1 = cholesky_solve6(lo, b)
-        w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
-    return u1, rhs
-
-
-@ti.func
-def _work_terms(lhs, rhs, damp6, blk, oth, u0, u1, f_g, f_loc, t_loc, dt):
-    """The step's velocities at t_n (ū) and work terms (body, boundary, damping) as a ``ClumpMove``, and the
-    dashpot force at mid-step (generalised)."""
-    ubar = 0.5 * (u0 + u1)
-    f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
-    f_damp = -mat_vec(damp6, ubar)  # dashpot force at mid-step
-    wall_dot = 0.0
-    other_dot = 0.0
-    for i in ti.static(range(6)):
-        f_damp[i] += blk[DAMP_FORCE + i] + oth[i]
-        wall_dot += ubar[i] * blk[DAMP_FORCE + i]
-        other_dot += ubar[i] * oth[i]
-    # dissipation: against walls (ū − v_w)ᵀD(ū − v_w) exactly; between bodies, minus the work the
-    # dashpots do on this body (the two bodies' shares add up to the pair's dissipation)
-    dissip = ubar.dot(mat_vec(damp6, ubar)) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
-    vbar = ti.Vector([ubar[0], ubar[1], ubar[2]])
-    wbar = ti.Vector([ubar[3], ubar[4], ubar[5]])
-    mv = ClumpMove(v_mid=vbar, w_mid=wbar)
-    mv.e_body = f_g.dot(vbar) * dt
-    mv.e_boundary = (f_con.dot(ubar) - wall_dot + blk[DAMP_SCALAR]) * dt
-    mv.e_damping = (dissip - f_loc.dot(vbar) - t_loc.dot(wbar)) * dt
-    return mv, f_damp
-
-
-@ti.func
 def _quiet_steps(mon, v0, w0, v1, w1, radius, gravity, dt, sleep_speed, walls_moving):
     """The monitor's count of quiet steps (speed below sleep_speed, acceleration below SLEEP_ACCEL·g, no
     moving wall) after this one."""
@@ -303,6 +223,10 @@ def _awake_step(
     # out:
     st: ti.template(),  # pos, quat, rot, vel, omega, monitor of c; force, torque, damp, damp_other of c cleared
 ):
+    """Clump c awake: one step of the law of motion (module docstring); returns its ``ClumpMove``. The solve and
+    the work terms stay in this one function: split into functions of their own they moved the pier-deck
+    history by 1e-27 of a column (LLVM's fast-math fusion of the step kernel), while this split is bit for bit
+    the same as the whole (issue 20)."""
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
     fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
@@ -320,15 +244,69 @@ def _awake_step(
     f_tot, t_tot, f_loc, t_loc = _local_damping(prm[LY.CP_LOCAL_DAMPING], f_c + f_g, t_c, v0, w0)
 
     # generalised mass, damping and force, u = [v; ω]
-    mass6, damp6 = _generalised(m, iw, blk)
+    mass6 = ti.Matrix.zero(float, 6, 6)
+    damp6 = ti.Matrix.zero(float, 6, 6)
+    for i in ti.static(range(3)):
+        mass6[i, i] = m
+        for j in ti.static(range(3)):
+            mass6[3 + i, 3 + j] = iw[i, j]
+    for i in ti.static(range(6)):
+        for j in ti.static(range(6)):
+            damp6[i, j] = blk[ti.static(damp_index(i, j))]
     u0 = ti.Vector([v0[0], v0[1], v0[2], w0[0], w0[1], w0[2]])
     force6 = ti.Vector([f_tot[0], f_tot[1], f_tot[2], t_tot[0], t_tot[1], t_tot[2]])
     for i in ti.static(range(6)):
         force6[i] += blk[DAMP_FORCE + i] + oth[i]
     lhs = mass6 + 0.5 * dt * damp6
     base = mat_vec(mass6 - 0.5 * dt * damp6, u0)
-    u1, rhs = _solve_velocities(lhs, base, force6, iw, u0, w0, fixed, dt)
-    mv, f_damp = _work_terms(lhs, rhs, damp6, blk, oth, u0, u1, f_g, f_loc, t_loc, dt)
+    # fixed DOFs: u_i⁺ = u_i⁻; move their columns to the right-hand side, keep the matrix SPD
+    # (bit tests of `fixed`, not `a or b` on floats: the short-circuit `or` of 36 unrolled tests was 2,300 IR
+    # statements of the step kernel; issue 19)
+    a = lhs
+    for i in ti.static(range(6)):
+        for j in ti.static(range(6)):
+            if fixed & ti.static((1 << i) | (1 << j)):
+                a[i, j] = 1.0 if ti.static(i == j) else 0.0
+
+    # four iterations of 004's procedure: the gyroscopic term at the mid-step ω̄ of the previous pass
+    # a is the same in the four iterations: factored once (4 unrolled factorisations were 4,000 IR statements
+    # of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
+    # depend on ω̄, are formed once (issue 19)
+    lo = cholesky6(a)
+    w_mid = w0
+    u1 = ti.Vector([0.0] * 6)
+    rhs = base + dt * force6
+    b = ti.Vector([0.0] * 6)
+    for i in ti.static(range(3)):
+        b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
+    for _k in ti.static(range(4)):
+        gyro = w_mid.cross(mat_vec(iw, w_mid))
+        rhs = base + dt * force6
+        for i in ti.static(range(3)):
+            rhs[3 + i] -= dt * gyro[i]
+        for i in ti.static(range(3, 6)):
+            b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
+        u1 = cholesky_solve6(lo, b)
+        w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
+
+    ubar = 0.5 * (u0 + u1)
+    f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
+    f_damp = -mat_vec(damp6, ubar)  # dashpot force at mid-step
+    wall_dot = 0.0
+    other_dot = 0.0
+    for i in ti.static(range(6)):
+        f_damp[i] += blk[DAMP_FORCE + i] + oth[i]
+        wall_dot += ubar[i] * blk[DAMP_FORCE + i]
+        other_dot += ubar[i] * oth[i]
+    # dissipation: against walls (ū − v_w)ᵀD(ū − v_w) exactly; between bodies, minus the work the
+    # dashpots do on this body (the two bodies' shares add up to the pair's dissipation)
+    dissip = ubar.dot(mat_vec(damp6, ubar)) - 2.0 * wall_dot + blk[DAMP_SCALAR] - other_dot
+    vbar = ti.Vector([ubar[0], ubar[1], ubar[2]])
+    wbar = ti.Vector([ubar[3], ubar[4], ubar[5]])
+    mv = ClumpMove(v_mid=vbar, w_mid=wbar)
+    mv.e_body = f_g.dot(vbar) * dt
+    mv.e_boundary = (f_con.dot(ubar) - wall_dot + blk[DAMP_SCALAR]) * dt
+    mv.e_damping = (dissip - f_loc.dot(vbar) - t_loc.dot(wbar)) * dt
 
     v1 = ti.Vector([u1[0], u1[1], u1[2]])
     w1 = ti.Vector([u1[3], u1[4], u1[5]])
@@ -353,7 +331,9 @@ def _awake_step(
     mon[LY.MON_PAIR_MOTION] += moved  # since the last body-pair search
     mon = _quiet_steps(mon, v0, w0, v1, w1, prm[LY.CP_RADIUS], gravity, dt, sleep_speed, walls_moving)
     # kinetic energy at t_n and the contact force with the dashpots (the record's; cheap beside the solve)
-    mv.kinetic = 0.5 * (0.5 * u0.dot(mat_vec(mass6, u0)) + 0.5 * u1.dot(mat_vec(mass6, u1)))
+    k0 = 0.5 * u0.dot(mat_vec(mass6, u0))
+    k1 = 0.5 * u1.dot(mat_vec(mass6, u1))
+    mv.kinetic = 0.5 * (k0 + k1)
     mv.force = f_c + ti.Vector([f_damp[0], f_damp[1], f_damp[2]])
     mv.torque = t_c + ti.Vector([f_damp[3], f_damp[4], f_damp[5]])
     if sleep_speed > 0.0 and mon[LY.MON_QUIET] >= sleep_steps:
