@@ -12,6 +12,7 @@ diagnosis and the figures of the part it ran.
 """
 
 import argparse
+import os
 import resource
 import sys
 import time
@@ -75,8 +76,8 @@ def main():
         p2 = run(a.scene, a.pga, t_end, a.dt / 2, out / f"{a.scene}_{a.pga}g_dt{a.dt / 2:g}" if out else None, extra)
         print("  change of the peaks when Δt is halved: " + ", ".join(
             f"{k.split('_')[0]} {100 * abs(p1[k] - p2[k]) / max(p2[k], 1e-12):.2f} %" for k in p1))
-    print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB; machine: 2-core CPU "
-          f"({dem.device.runtime.device_name()}), f64")
+    print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB (host); machine: "
+          f"{os.cpu_count()}-core host, Taichi backend {dem.device.runtime.device_name()}, f64")
 
 
 if __name__ == "__main__":
