@@ -25,6 +25,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..scenes.scene import build_scene, load_scene_module, resolve_params
+from ..scenes.tools import RECORD_PARAMS
 from .cases import RESERVED, Case, build_cases, record_infos
 from .engines import ASSEMBLY_EDGE, ENGINES, RIGID_GEOMETRIES, Batch, run_batch
 from .store import ResultStore
@@ -83,6 +84,17 @@ class SweepPlan:
     t_end: float
 
 
+def _check_shaking_table(scene: str, module) -> None:
+    """Refuse a scene the sweep cannot drive: no record, or a record without the parameters the sweep sets."""
+    if "record" not in module.PARAMS:
+        raise ValueError(f"scene {scene!r} has no shaking table (no 'record' parameter)")
+    missing = [k for k in RECORD_PARAMS if k not in module.PARAMS]
+    if missing:
+        raise ValueError(f"scene {scene!r} takes a record but not the parameters a sweep sets on it "
+                         f"({', '.join(missing)}): a swept scene builds its table with "
+                         f"dem.scenes.tools.shaking_params (single_pier, pier_deck, drum_column)")
+
+
 def plan_sweep(spec: SweepSpec) -> SweepPlan:
     """Check everything (before any simulation), build the case table, compare with the folder's settings
     and find the cases still to run."""
@@ -103,8 +115,7 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
         raise ValueError(f"--t-end must be > 0 [s], got {spec.t_end}")
     module = load_scene_module(spec.scene)
     scene_path = str(Path(module.__file__).resolve())
-    if "record" not in module.PARAMS:
-        raise ValueError(f"scene {spec.scene!r} has no shaking table (no 'record' parameter)")
+    _check_shaking_table(spec.scene, module)
     for k in spec.fixed:
         if k in RESERVED:
             raise ValueError(f"--set {k}: the sweep sets {k} itself (use --records, --scale, --t-end)")

@@ -158,6 +158,9 @@ def test_bad_sweeps_are_refused_before_running(tmp_path):
         run_sweep(SweepSpec(out=tmp_path / "a", t_end=8.0, **base))
     with pytest.raises(ValueError, match="scene 'pena_block' has no shaking table"):
         run_sweep(SweepSpec(out=tmp_path / "b", **(base | {"scene": "pena_block"})))
+    # a vehicle's bed takes one record as it is: no scale or target PGA for the sweep to set
+    with pytest.raises(ValueError, match="'vehicle_packages' takes a record but not the parameters a sweep sets"):
+        run_sweep(SweepSpec(out=tmp_path / "b", **(base | {"scene": "vehicle_packages", "engine": "dem"})))
     with pytest.raises(ValueError, match="parameter 'mu' must be in"):
         run_sweep(SweepSpec(out=tmp_path / "c", vary={"mu": [-1.0]}, **base))
     with pytest.raises(ValueError, match="the sweep sets scale itself"):
