@@ -152,7 +152,9 @@ def bodies_text(bodies: list[dict], *, limit: int = 3) -> str:
     d = max(moved, key=lambda b: b["residual_horizontal_drift_m"])
     r = max(moved, key=lambda b: b["residual_rotation_rad"])
     if len(bodies) == 1:
-        return (f"{d['name']} did not fall: residual drift {1e3 * d['residual_horizontal_drift_m']:.3g} mm, "
-                f"rotation {math.degrees(d['residual_rotation_rad']):.3g}°")
-    return (f"no body fell; largest residual drift {1e3 * d['residual_horizontal_drift_m']:.3g} mm "
-            f"({d['name']}), rotation {math.degrees(r['residual_rotation_rad']):.3g}° ({r['name']})")
+        return (f"{d['name']} did not fall; from its pose at t = 0 it drifted "
+                f"{1e3 * d['residual_horizontal_drift_m']:.3g} mm and turned "
+                f"{math.degrees(d['residual_rotation_rad']):.3g}°")
+    return (f"no body fell; from their poses at t = 0 the largest drift "
+            f"{1e3 * d['residual_horizontal_drift_m']:.3g} mm ({d['name']}), "
+            f"turn {math.degrees(r['residual_rotation_rad']):.3g}° ({r['name']})")
