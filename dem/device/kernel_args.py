@@ -5,8 +5,8 @@ is a Taichi argument pack or, on quadrants, a dataclass of ndarrays (toolchain.a
 builds them by keyword. The parameter names are part of the convention: on quadrants, a ``@ti.func`` parameter
 with one of these names is typed with its pack (kernel_lang._typed_packs), as quadrants requires.
 
-What reads and writes each array (every stage's signature says it in ``# in:`` / ``# out:`` groups; a pack under
-``# out:`` has a comment naming the arrays the stage writes, and those it reads):
+What reads and writes each array (every stage's signature says it in ``# in:`` / ``# out:`` groups, and its
+docstring's "In/out" line names the arrays of each pack):
     md  ModelArgs    read only: built on the host (model_arrays.DeviceModel)
     st  StateArgs    pos, quat, rot, vel, omega: the law of motion (integrator.integrate_clump);
                      force, torque, damp, damp_other: added by the contact stages, read and cleared by the law of

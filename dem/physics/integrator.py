@@ -118,18 +118,16 @@ SLEEP_ACCEL = 1e-6  # ÷ g
 
 
 @ti.func
-def wake_if_unbalanced(
-    # in:
-    md: ti.template(),  # clump_param[c]
-    c, gravity,
-    walls_moving,  # 1: a wall moves this step (every body wakes); 0: the contacts of sleeping bodies were
-                   # evaluated this step (an observed step)
-    # out:
-    st: ti.template(),  # monitor[c]: asleep, quiet steps (reads force[c], torque[c])
-):
+def wake_if_unbalanced(md: ti.template(), c, gravity, walls_moving,  # in:
+                       st: ti.template()):  # out:
     """Wake sleeping clump c if a wall moves, or if its contact forces no longer balance its weight within
     SLEEP_ACCEL·m·g (or the matching moment). The step calls it when a wall moves or on observed steps, the
-    steps on which a sleeping body's contacts are evaluated."""
+    steps on which a sleeping body's contacts are evaluated.
+
+    In/out — in md: clump_param[c]; in walls_moving: 1: a wall moves this step (every body wakes); 0: the contacts of
+    sleeping bodies were evaluated this step (an observed step); out st: monitor[c]: asleep, quiet steps (reads
+    force[c], torque[c]).
+    """
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
     mon = st.monitor[c]
@@ -148,17 +146,15 @@ def wake_if_unbalanced(
 
 
 @ti.func
-def integrate_clump(
-    # in:
-    md: ti.template(),  # clump_param[c], clump_inertia
-    c, dt, gravity, sleep_speed, sleep_steps, walls_moving,
-    # out:
-    st: ti.template(),  # pos, quat, rot, vel, omega, monitor of c; force, torque, damp, damp_other of c cleared
-                        # (read first)
-):
+def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving,  # in:
+                    st: ti.template()):  # out:
     """Advance clump c by one step, or let it sleep (after :func:`wake_if_unbalanced`); returns a ``ClumpMove``
     with what the record and the energy ledger need (work terms: body, boundary — constraints and moving walls
-    through dashpots —, and damping — dashpots, local damping)."""
+    through dashpots —, and damping — dashpots, local damping).
+
+    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; force, torque,
+    damp, damp_other of c cleared (read first).
+    """
     mv = ClumpMove()
     if LY.asleep(st, c):
         mv = _sleeping_step(c, st)
@@ -168,13 +164,12 @@ def integrate_clump(
 
 
 @ti.func
-def _sleeping_step(
-    # in:
-    c,
-    # out:
-    st: ti.template(),  # force, torque, damp, damp_other of c cleared (read first)
-):
-    """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported."""
+def _sleeping_step(c,  # in:
+                   st: ti.template()):  # out:
+    """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported.
+
+    In/out — out st: force, torque, damp, damp_other of c cleared (read first).
+    """
     mv = ClumpMove(x0=st.pos[c], q0=st.quat[c], force=st.force[c], torque=st.torque[c])
     st.force[c] = ti.Vector([0.0, 0.0, 0.0])
     st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
@@ -216,17 +211,16 @@ def _quiet_steps(mon, v0, w0, v1, w1, radius, gravity, dt, sleep_speed, walls_mo
 
 
 @ti.func
-def _awake_step(
-    # in:
-    md: ti.template(),  # clump_param[c], clump_inertia
-    c, dt, gravity, sleep_speed, sleep_steps, walls_moving,
-    # out:
-    st: ti.template(),  # pos, quat, rot, vel, omega, monitor of c; force, torque, damp, damp_other of c cleared
-):
+def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving,  # in:
+                st: ti.template()):  # out:
     """Clump c awake: one step of the law of motion (module docstring); returns its ``ClumpMove``. The solve and
     the work terms stay in this one function: split into functions of their own they moved the pier-deck
     history by 1e-27 of a column (LLVM's fast-math fusion of the step kernel), while this split is bit for bit
-    the same as the whole (issue 20)."""
+    the same as the whole (issue 20).
+
+    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; force, torque,
+    damp, damp_other of c cleared.
+    """
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
     fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
@@ -345,15 +339,13 @@ def _awake_step(
 
 
 @ti.func
-def move_wall(
-    # in:
-    md: ti.template(),  # wall_geom[w], wall_vel[w]
-    w, t, dt,
-    # out:
-    st: ti.template(),  # wall_state[w] (read first)
-):
+def move_wall(md: ti.template(), w, t, dt,  # in:
+              st: ti.template()):  # out:
     """Translate wall w from t to t + Δt with its velocity at t + Δt/2; keep the velocities the next
-    step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the record)."""
+    step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the record).
+
+    In/out — in md: wall_geom[w], wall_vel[w]; out st: wall_state[w] (read first).
+    """
     ws = st.wall_state[w]
     ws0 = ws
     vh = wall_velocity(md, w, t + 0.5 * dt)

@@ -27,46 +27,37 @@ from .wall_contact import plane_distance, wall_frame
 
 
 @ti.func
-def clear_sums(
-    # out:
-    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] = 0
-    # in:
-    wd, lane, bd: ti.template(),
-):
-    """Zero world wd's sums (thread `lane` of bd takes every bd-th column)."""
+def clear_sums(karr: ti.template(), row, col0,  # out:
+               wd, lane, bd: ti.template()):  # in:
+    """Zero world wd's sums (thread `lane` of bd takes every bd-th column).
+
+    In/out — out karr, row, col0: the sums: karr[row, col0 + ...] = 0.
+    """
     n = wd.n_clump * (wd.n_wall + wd.n_clump)
     for k in range((n - lane + bd - 1) // bd):
         karr[row, col0 + lane + k * bd] = 0.0
 
 
 @ti.func
-def _add(
-    # out:
-    karr: ti.template(), row, col,  # karr[row, col] += value (col ≥ 0)
-    # in:
-    value, shared: ti.template(),
-):
+def _add(karr: ti.template(), row, col,  # out:
+         value, shared: ti.template()):  # in:
+    """In/out — out karr, row, col: karr[row, col] += value (col ≥ 0)."""
     if col >= 0:
         LY.accumulate2(karr, row, col, value, shared)
 
 
 @ti.func
-def wall_stiffness(
-    # in:
-    k0, k1,
-    md: ti.template(),  # sph_info, sph_body, wall_geom, mat_pair
-    st: ti.template(),  # pos, rot, monitor, wall_state
-    ct: ti.template(),  # cand
-    # out:
-    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] +=
-    # in:
-    wd,
-    observed,  # a record step: the contacts of sleeping bodies count too
-    every: ti.template(), shared: ti.template(),
-):
+def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(),  # in:
+                   karr: ti.template(), row, col0,  # out:
+                   wd, observed, every: ti.template(), shared: ti.template()):  # in:
     """Add k_n of the touching wall candidates k0 ≤ k < k1 of world wd to their interfaces' sums (only for
     material pairs under "shared"). ``every``: also the contacts of sleeping bodies (exports). Returns a
-    bound on the loop iterations run (layout.LOOP_BUDGET)."""
+    bound on the loop iterations run (layout.LOOP_BUDGET).
+
+    In/out — in md: sph_info, sph_body, wall_geom, mat_pair; in st: pos, rot, monitor, wall_state; in ct: cand; out
+    karr, row, col0: the sums: karr[row, col0 + ...] +=; in observed: a record step: the contacts of sleeping bodies
+    count too.
+    """
     cur = -1
     acc = 0.0
     cost = 0
@@ -101,21 +92,15 @@ def wall_stiffness(
 
 
 @ti.func
-def pair_stiffness(
-    # in:
-    k0, k1, base,
-    md: ti.template(),  # sph_info, sph_body, mat_pair
-    st: ti.template(),  # pos, rot, monitor
-    ct: ti.template(),  # pairs
-    # out:
-    karr: ti.template(), row, col0,  # the sums: karr[row, col0 + ...] +=
-    # in:
-    wd,
-    observed,  # a record step: the contacts of sleeping bodies count too
-    every: ti.template(), shared: ti.template(),
-):
+def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(),  # in:
+                   karr: ti.template(), row, col0,  # out:
+                   wd, observed, every: ti.template(), shared: ti.template()):  # in:
     """Add k_n of the touching body pairs base + k0 ≤ k < base + k1 of world wd to their interfaces' sums
-    (only for material pairs under "shared"). Returns a bound on the loop iterations run."""
+    (only for material pairs under "shared"). Returns a bound on the loop iterations run.
+
+    In/out — in md: sph_info, sph_body, mat_pair; in st: pos, rot, monitor; in ct: pairs; out karr, row, col0: the sums:
+    karr[row, col0 + ...] +=; in observed: a record step: the contacts of sleeping bodies count too.
+    """
     cur = -1
     acc = 0.0
     cost = 0

@@ -153,36 +153,28 @@ def _u6(v, w):
 
 
 @ti.func
-def _half_du(
-    # in:
-    st: ti.template(),  # damp_other[c]
-    c,
-):
+def _half_du(st: ti.template(), c):  # in:
     """Half the velocity change of clump c over its last step [m/s, rad/s]: u_{n−½} + this is its velocity
-    extrapolated to t_n (damping_layout.py)."""
+    extrapolated to t_n (damping_layout.py).
+
+    In/out — in st: damp_other[c].
+    """
     o = st.damp_other[c]
     return ti.Vector([0.5 * o[OTHER_DV + i] for i in ti.static(range(6))])
 
 
 @ti.func
-def _wake(
-    # in:
-    c,
-    # out:
-    st: ti.template(),  # monitor[c]: quiet steps and asleep
-):
+def _wake(c,  # in:
+          st: ti.template()):  # out: monitor[c]: quiet steps and asleep
     # element stores: on the block path other threads may be adding to this body's monitor sums
     st.monitor[c][LY.MON_QUIET] = 0.0
     st.monitor[c][LY.MON_ASLEEP] = 0.0
 
 
 @ti.func
-def _add(
-    # in:
-    c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),
-    # out:
-    st: ti.template(),  # force[c], torque[c], damp[c], damp_other[c] +=
-):
+def _add(c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),  # in:
+         st: ti.template()):  # out:
+    """In/out — out st: force[c], torque[c], damp[c], damp_other[c] +=."""
     LY.accumulate(st.force, c, f, shared)
     LY.accumulate(st.torque, c, t, shared)
     if ti.static(implicit):
@@ -192,15 +184,14 @@ def _add(
 
 
 @ti.func
-def _flush_pair(
-    # in:
-    a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(), shared: ti.template(),
-    # out:
-    st: ti.template(),  # force, torque, damp, damp_other of a and b += (reads damp_other)
-):
+def _flush_pair(a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(), shared: ti.template(),  # in:
+                st: ti.template()):  # out:
     """Add one run of contacts between bodies a and b to both: force f on a and −f on b [N], moments t_a,
     t_b [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
-    (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t."""
+    (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t.
+
+    In/out — out st: force, torque, damp, damp_other of a and b += (reads damp_other).
+    """
     bb = ti.Vector([0.0] * DAMP_WIDTH)
     oa = ti.Vector([0.0] * 6)
     ob = ti.Vector([0.0] * 6)
@@ -211,16 +202,14 @@ def _flush_pair(
 
 
 @ti.func
-def _pair_context(
-    # in:
-    md: ti.template(),  # sph_info, clump_param, mat_pair, world_param
-    st: ti.template(),  # pos, rot, vel, omega, monitor of a and b
-    dg: ti.template(),  # ledger: the interface's stiffness sum (damping_mass "shared")
-    wd, i, j, a, b, shared_mass,
-):
+def _pair_context(md: ti.template(), st: ti.template(), dg: ti.template(), wd, i, j, a, b, shared_mass):  # in:
     """What every contact between bodies a and b (spheres i of a, j of b) shares: both poses and velocities at
     t − Δt/2, their reduced mass [kg], the material pair, whether both sleep, and the interface's stiffness sum
-    k_sum [N/m] (0 unless damping_mass is "shared")."""
+    k_sum [N/m] (0 unless damping_mass is "shared").
+
+    In/out — in md: sph_info, clump_param, mat_pair, world_param; in st: pos, rot, vel, omega, monitor of a and b; in
+    dg: ledger: the interface's stiffness sum (damping_mass "shared").
+    """
     ma = LY.clump_mass(md, a)
     mb = LY.clump_mass(md, b)
     m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
@@ -234,24 +223,21 @@ def _pair_context(
 
 
 @ti.func
-def pair_contacts(
-    # in:
-    md: ti.template(),  # sph_info, sph_body, clump_param, mat_pair, iface_map, world_param
-    wd, dt,
-    k0, k1, base,  # the pairs base + k0 ≤ k < base + k1 of the world's list
-    observed,  # a record step: the contacts of sleeping bodies too, and each touching one to the record stage
-    implicit: ti.template(), shared: ti.template(),
-    # out:
-    st: ti.template(),  # force, torque, damp, damp_other += (reads pos, rot, vel, omega, monitor); monitor: wakes,
-                        # and the stiffness sums on observed steps
-    ct: ti.template(),  # pair_hist (reads pairs)
-    dg: ti.template(),  # slots on observed steps (reads the ledger's interface stiffness sums)
-):
+def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: ti.template(),  # in:
+                  shared: ti.template(),
+                  st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
     context cached and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies
     are evaluated on observed steps only; a body touched by a moving one wakes (before the wall stage reads its
     state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
-    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy)."""
+    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
+
+    In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
+    k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
+    touching one to the record stage; out st: force, torque, damp, damp_other += (reads pos, rot, vel, omega, monitor);
+    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs); out dg: slots on observed
+    steps (reads the ledger's interface stiffness sums).
+    """
     cur_a = -1
     cur_b = -1
     xa = ti.Vector([0.0, 0.0, 0.0])

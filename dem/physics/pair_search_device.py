@@ -21,14 +21,13 @@ from .small_linalg import mat_vec
 
 
 @ti.func
-def exclusive_scan(
-    # in:
-    lane, count, bd: ti.template(),
-    # out:
-    scan: ti.template(),  # the block's scratch (bd + 1 integers)
-):
+def exclusive_scan(lane, count, bd: ti.template(),  # in:
+                   scan: ti.template()):  # out:
     """Block-wide exclusive prefix sum of one integer per thread: (this thread's offset, the total).
-    ``scan`` is a shared array of bd + 1 integers (unused with one thread per block)."""
+    ``scan`` is a shared array of bd + 1 integers (unused with one thread per block).
+
+    In/out — out scan: the block's scratch (bd + 1 integers).
+    """
     offset = 0
     total = count
     if ti.static(bd > 1):
@@ -63,12 +62,11 @@ def chunk(n, lane, bd: ti.template()):
 
 
 @ti.func
-def _prefix(
-    # in:
-    md: ti.template(),  # world_info, cluster_range
-    wd, g,
-):
-    """Valid cluster pairs (g', h) with g' < g in world wd (g global; g = cluster0 + n_cluster gives the total)."""
+def _prefix(md: ti.template(), wd, g):  # in:
+    """Valid cluster pairs (g', h) with g' < g in world wd (g global; g = cluster0 + n_cluster gives the total).
+
+    In/out — in md: world_info, cluster_range.
+    """
     out = md.world_info[wd.index, LY.WI_NCLUSTER_PAIRS]
     if g < wd.cluster0 + wd.n_cluster:
         out = md.cluster_range[g][3]
@@ -76,22 +74,20 @@ def _prefix(
 
 
 @ti.func
-def _first_partner(
-    # in:
-    md: ti.template(),  # world_info, cluster_range
-    wd, g,
-):
-    """First cluster h that cluster g pairs with: the clusters of the clumps after g's, to the world's end."""
+def _first_partner(md: ti.template(), wd, g):  # in:
+    """First cluster h that cluster g pairs with: the clusters of the clumps after g's, to the world's end.
+
+    In/out — in md: world_info, cluster_range.
+    """
     return wd.cluster0 + wd.n_cluster - (_prefix(md, wd, g + 1) - _prefix(md, wd, g))
 
 
 @ti.func
-def _locate(
-    # in:
-    md: ti.template(),  # world_info, cluster_range
-    wd, q,
-):
-    """The cluster g whose pairs hold pair number q (the last g with prefix(g) ≤ q)."""
+def _locate(md: ti.template(), wd, q):  # in:
+    """The cluster g whose pairs hold pair number q (the last g with prefix(g) ≤ q).
+
+    In/out — in md: world_info, cluster_range.
+    """
     lo = wd.cluster0
     hi = wd.cluster0 + wd.n_cluster - 1
     while lo < hi:
@@ -104,17 +100,15 @@ def _locate(
 
 
 @ti.func
-def _cluster_pair(
-    # in:
-    md: ti.template(),  # cluster_range, cluster_body, sph_body
-    st: ti.template(),  # pos, rot
-    g, h, skin, base, k0, write: ti.template(),
-    # out:
-    ct: ti.template(),  # pairs[base + k0 ...] (with ``write``)
-):
+def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write: ti.template(),  # in:
+                  ct: ti.template()):  # out:
     """Sphere pairs of clusters g and h within `skin` [m] of touching (none unless their bounding spheres
     are); with ``write`` stored as (i, j, g, h) at pairs[base + k0 ...]. Returns how many, and the loop
-    iterations run."""
+    iterations run.
+
+    In/out — in md: cluster_range, cluster_body, sph_body; in st: pos, rot; out ct: pairs[base + k0 ...] (with
+    ``write``).
+    """
     rg = md.cluster_range[g]
     rh = md.cluster_range[h]
     a = rg[2]
@@ -145,16 +139,14 @@ def _cluster_pair(
 
 
 @ti.func
-def search_range(
-    # in:
-    md: ti.template(),  # cluster_range, cluster_body, sph_body, world_info
-    st: ti.template(),  # pos, rot
-    wd, q0, q1, skin, base, k0, write: ti.template(),
-    # out:
-    ct: ti.template(),  # pairs[base + k0 ...] (with ``write``)
-):
+def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k0, write: ti.template(),  # in:
+                 ct: ti.template()):  # out:
     """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring); returns how many,
-    and the loop iterations run."""
+    and the loop iterations run.
+
+    In/out — in md: cluster_range, cluster_body, sph_body, world_info; in st: pos, rot; out ct: pairs[base + k0 ...]
+    (with ``write``).
+    """
     k = 0
     trips = 0
     if q0 < q1:
@@ -192,12 +184,11 @@ def _before(p, q):
 
 
 @ti.func
-def carried_history(
-    # in:
-    ct: ti.template(),  # pairs, pair_hist of the previous list
-    key, old_base, n_old,
-):
-    """Shear history of pair `key` in the previous list (sorted, n_old pairs from old_base), zero if absent."""
+def carried_history(ct: ti.template(), key, old_base, n_old):  # in:
+    """Shear history of pair `key` in the previous list (sorted, n_old pairs from old_base), zero if absent.
+
+    In/out — in ct: pairs, pair_hist of the previous list.
+    """
     lo = 0
     hi = n_old
     while lo < hi:
@@ -215,18 +206,16 @@ def carried_history(
 
 
 @ti.func
-def block_pair_search(
-    # in:
-    md: ti.template(),  # cluster_range, cluster_body, sph_body, world_info
-    wd, skin, pair_cap, lane, bd: ti.template(),
-    # out:
-    scan: ti.template(),  # the block's scratch
-    st: ti.template(),  # monitor's pair motion restarts (reads pos, rot)
-    ct: ti.template(),  # pairs, pair_hist of the new list half; counts[w]: pair half, count, searches, overflow
-):
+def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.template(),  # in:
+                      scan: ti.template(), st: ti.template(), ct: ti.template()):  # out:
     """Search world wd's body pairs with the bd threads of its block (module docstring). Sets the world's
     pair count and list half, or counts[CT_OVERFLOW] = 1 (list unchanged) when pair_cap is too small.
-    Returns a bound on the loop iterations this thread ran (layout.LOOP_BUDGET)."""
+    Returns a bound on the loop iterations this thread ran (layout.LOOP_BUDGET).
+
+    In/out — in md: cluster_range, cluster_body, sph_body, world_info; out scan: the block's scratch; out st: monitor's
+    pair motion restarts (reads pos, rot); out ct: pairs, pair_hist of the new list half; counts[w]: pair half, count,
+    searches, overflow.
+    """
     w = wd.index
     total_q = md.world_info[w, LY.WI_NCLUSTER_PAIRS]
     q0, q1 = chunk(total_q, lane, bd)
@@ -258,13 +247,12 @@ def block_pair_search(
 
 
 @ti.func
-def block_max(
-    # in:
-    lane, value, bd: ti.template(),
-    # out:
-    scan: ti.template(),  # the block's scratch
-):
-    """The largest of one integer per thread, over the block (``scan`` as in :func:`exclusive_scan`)."""
+def block_max(lane, value, bd: ti.template(),  # in:
+              scan: ti.template()):  # out:
+    """The largest of one integer per thread, over the block (``scan`` as in :func:`exclusive_scan`).
+
+    In/out — out scan: the block's scratch.
+    """
     out = value
     if ti.static(bd > 1):
         scan[lane] = value

@@ -68,41 +68,36 @@ class RecordLayout:
 
 # ---------------------------------------------------------------- device side
 @ti.func
-def add_slot(
-    # in:
-    s, force, point, fn, shared: ti.template(),
-    # out:
-    dg: ti.template(),  # slots[s]
-):
+def add_slot(s, force, point, fn, shared: ti.template(),  # in:
+             dg: ti.template()):  # out:
     """Add one contact's force [N] at `point` [m] (moment about the world origin) with normal force fn [N]
-    to probe slot s."""
+    to probe slot s.
+
+    In/out — out dg: slots[s].
+    """
     m = point.cross(force)
     LY.accumulate(dg.slots, s, ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn]), shared)
 
 
 @ti.func
-def add_monitor(
-    # in:
-    c, kn, lever2, cn, shared: ti.template(),
-    # out:
-    st: ti.template(),  # monitor[c]: Σk_n, Σk_n|r×n|², Σc_n
-):
-    """Stiffness sums of clump c for the critical-time-step monitor (Σk_n, Σk_n|r×n|², Σc_n)."""
+def add_monitor(c, kn, lever2, cn, shared: ti.template(),  # in:
+                st: ti.template()):  # out:
+    """Stiffness sums of clump c for the critical-time-step monitor (Σk_n, Σk_n|r×n|², Σc_n).
+
+    In/out — out st: monitor[c]: Σk_n, Σk_n|r×n|², Σc_n.
+    """
     LY.accumulate(st.monitor, c, ti.Vector([0.0, kn, kn * lever2, cn, 0.0, 0.0, 0.0, 0.0]), shared)
 
 
 @ti.func
-def wall_contact_record(
-    # in:
-    md: ti.template(),  # sph_info, iface_map
-    wd, i, c, w, hit, shared: ti.template(),
-    # out:
-    st: ti.template(),  # monitor[c]'s stiffness sums
-    dg: ti.template(),  # slots
-):
+def wall_contact_record(md: ti.template(), wd, i, c, w, hit, shared: ti.template(),  # in:
+                        st: ti.template(), dg: ti.template()):  # out:
     """Record stage of a touching sphere–wall contact (sphere i of clump c, wall w; hit: its
     ``wall_contact.WallHit``): the clump–wall interface slot, the sphere's probe groups, the clump's stiffness
-    sums."""
+    sums.
+
+    In/out — in md: sph_info, iface_map; out st: monitor[c]'s stiffness sums; out dg: slots.
+    """
     s = LY.wall_interface_slot(md, wd, c, w)
     if s >= 0:
         add_slot(s, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
@@ -115,17 +110,14 @@ def wall_contact_record(
 
 
 @ti.func
-def pair_contact_record(
-    # in:
-    md: ti.template(),  # sph_info, iface_map
-    wd, i, j, a, b, hit, shared: ti.template(),
-    # out:
-    st: ti.template(),  # monitor[a], monitor[b]: stiffness sums
-    dg: ti.template(),  # slots
-):
+def pair_contact_record(md: ti.template(), wd, i, j, a, b, hit, shared: ti.template(),  # in:
+                        st: ti.template(), dg: ti.template()):  # out:
     """Record stage of a touching pair (sphere i of clump a, sphere j of clump b; hit: its
     ``pair_contact.PairHit``): the force f_rec acts on a and −f_rec on b; interface slots of both, probe groups
-    of both spheres, stiffness sums."""
+    of both spheres, stiffness sums.
+
+    In/out — in md: sph_info, iface_map; out st: monitor[a], monitor[b]: stiffness sums; out dg: slots.
+    """
     sa = LY.pair_interface_slot(md, wd, a, b)
     if sa >= 0:
         add_slot(sa, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
@@ -164,15 +156,14 @@ runtime.define_types(_define_types)
 
 
 @ti.func
-def add_contact_energy(
-    # in:
-    w, sums, shared: ti.template(),
-    # out:
-    dg: ti.template(),  # ledger[w]: the step's damping, friction, stiffness and boundary work, strain, contacts,
-                        # the largest overlap
-):
+def add_contact_energy(w, sums, shared: ti.template(),  # in:
+                       dg: ti.template()):  # out:
     """A contact stage's sums (a ``ContactSums``) into world w's ledger: the step's damping, friction (slip),
-    shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius."""
+    shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius.
+
+    In/out — out dg: ledger[w]: the step's damping, friction, stiffness and boundary work, strain, contacts, the largest
+    overlap.
+    """
     LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, sums.e_damping, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, sums.e_friction, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, sums.e_stiffness, shared)
@@ -186,28 +177,26 @@ def add_contact_energy(
 
 
 @ti.func
-def clump_ledger(
-    # in:
-    w, mv, shared: ti.template(),
-    # out:
-    dg: ti.template(),  # ledger[w]: the step's body, boundary and damping work
-):
-    """Ledger terms of a clump's step (mv: its ``integrator.ClumpMove``): body, boundary, damping work [J]."""
+def clump_ledger(w, mv, shared: ti.template(),  # in:
+                 dg: ti.template()):  # out:
+    """Ledger terms of a clump's step (mv: its ``integrator.ClumpMove``): body, boundary, damping work [J].
+
+    In/out — out dg: ledger[w]: the step's body, boundary and damping work.
+    """
     LY.accumulate2(dg.ledger, w, L.STEP + L.BODY, mv.e_body, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, mv.e_boundary, shared)
     LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, mv.e_damping, shared)
 
 
 @ti.func
-def clump_record(
-    # in:
-    w, row, c, col, mv, shared: ti.template(),
-    # out:
-    st: ti.template(),  # monitor[c]: the stiffness sums restart (read first)
-    dg: ti.template(),  # rec[row, col:col + CLUMP_WIDTH], ledger[w]'s kinetic energy
-):
+def clump_record(w, row, c, col, mv, shared: ti.template(),  # in:
+                 st: ti.template(), dg: ti.template()):  # out:
     """Record step: clump c's kinetic energy into the ledger, and its columns (from `col`) of record row `row`
-    from mv (its ``integrator.ClumpMove``) and the monitor's stiffness sums, which then restart."""
+    from mv (its ``integrator.ClumpMove``) and the monitor's stiffness sums, which then restart.
+
+    In/out — out st: monitor[c]: the stiffness sums restart (read first); out dg: rec[row, col:col + CLUMP_WIDTH],
+    ledger[w]'s kinetic energy.
+    """
     LY.accumulate2(dg.ledger, w, L.KINETIC, mv.kinetic, shared)
     for i in ti.static(range(3)):
         dg.rec[row, col + C_POS + i] = mv.x0[i]
@@ -228,30 +217,27 @@ def clump_record(
 
 
 @ti.func
-def wall_record(
-    # in:
-    row, col, ws,
-    # out:
-    dg: ti.template(),  # rec[row, col:col + WALL_WIDTH]
-):
-    """Wall columns (displacement [m], velocity at t_n [m/s]) of record row `row`, from its state ws at t_n."""
+def wall_record(row, col, ws,  # in:
+                dg: ti.template()):  # out:
+    """Wall columns (displacement [m], velocity at t_n [m/s]) of record row `row`, from its state ws at t_n.
+
+    In/out — out dg: rec[row, col:col + WALL_WIDTH].
+    """
     for i in ti.static(range(3)):
         dg.rec[row, col + i] = ws[LY.WS_DISP + i]
         dg.rec[row, col + 3 + i] = ws[LY.WS_VEL_NOW + i]
 
 
 @ti.func
-def record_row(
-    # in:
-    ct: ti.template(),  # counts[w]: rebuilds
-    wd, t, row, slot_col,
-    # out:
-    dg: ti.template(),  # rec[row]: the global and probe-slot columns; slots of the world and the ledger's largest
-                        # overlap restart (read first)
-):
+def record_row(ct: ti.template(), wd, t, row, slot_col,  # in:
+               dg: ti.template()):  # out:
     """Record step: the global columns of record row `row` (the ledger at t_n; the work reported at t_n includes
     ledger.REPORTED_SHARE of step n's increment) and the probe-slot columns; the slot sums and the largest overlap
-    restart. Before :func:`close_ledger`."""
+    restart. Before :func:`close_ledger`.
+
+    In/out — in ct: counts[w]: rebuilds; out dg: rec[row]: the global and probe-slot columns; slots of the world and the
+    ledger's largest overlap restart (read first).
+    """
     w = wd.index
     dg.rec[row, G_T] = t
     for j, col in ti.static(zip((L.BODY, L.BOUNDARY, L.DAMPING, L.FRICTION, L.STIFFNESS),
@@ -272,16 +258,15 @@ def record_row(
 
 
 @ti.func
-def close_ledger(
-    # in:
-    wd,
-    # out:
-    dg: ti.template(),  # ledger[w]: the step's increments into the totals; the step's sums cleared
-):
+def close_ledger(wd,  # in:
+                 dg: ti.template()):  # out:
     """Close world wd's ledger for the step: its work increments go to the totals and to the last step's; the
     step's sums (work, strain, contacts, kinetic energy) are cleared for the next step here rather than at its
     start: on the block path other threads add to them right after the next step begins, and Mesa's lavapipe
-    (Vulkan on the CPU) was seen to let such adds overtake a clear made just one barrier earlier."""
+    (Vulkan on the CPU) was seen to let such adds overtake a clear made just one barrier earlier.
+
+    In/out — out dg: ledger[w]: the step's increments into the totals; the step's sums cleared.
+    """
     w = wd.index
     for j in ti.static(range(L.WORK_TERMS)):
         dg.ledger[w, j] = dg.ledger[w, j] + dg.ledger[w, L.STEP + j]

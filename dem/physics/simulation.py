@@ -71,13 +71,9 @@ WORLD_SPREAD = 512
 
 
 @ti.kernel
-def advance_serial(
-    # in:
-    md: ModelArgs,
-    n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, implicit: ti.template(),
-    # out (each stage's parameters say which arrays it reads and writes):
-    st: StateArgs, ct: ContactArgs, dg: DiagArgs,
-):
+def advance_serial(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32,  # in:
+                   pair_cap: ti.i32, implicit: ti.template(),
+                   st: StateArgs, ct: ContactArgs, dg: DiagArgs):  # out:
     """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py), one task per
     world (WORLD_SPREAD) spread over the CPU's threads: worlds stop at different steps. The number of worlds
     is a run-time argument, so a single run and a batch share one compiled kernel."""
@@ -109,14 +105,10 @@ def slot_class(n_worlds: int) -> int:
 
 
 @ti.kernel
-def advance_blocks(
-    # in:
-    md: ModelArgs,
-    n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32, pair_cap: ti.i32, max_steps: ti.i32,
-    implicit: ti.template(), bd: ti.template(), budget: ti.template(), slots: ti.template(),
-    # out (each stage's parameters say which arrays it reads and writes):
-    st: StateArgs, ct: ContactArgs, dg: DiagArgs,
-):
+def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32,  # in:
+                   pair_cap: ti.i32, max_steps: ti.i32, implicit: ti.template(), bd: ti.template(),
+                   budget: ti.template(), slots: ti.template(),
+                   st: StateArgs, ct: ContactArgs, dg: DiagArgs):  # out:
     """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
     (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (slot_class; 0: n_worlds blocks)."""
     ti.loop_config(block_dim=bd)

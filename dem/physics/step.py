@@ -10,10 +10,10 @@ A step (004 §2.3, the PFC cycle), in order:
   5. every ``record_every`` steps (an *observed* step) write a record row, and close the energy ledger of
      the step.
 
-Each stage is a function whose parameters say what it reads (``# in:``) and writes (``# out:``; a pack there
-names the arrays it writes, and those it also reads). The contact stages compute forces; on observed steps
-they also evaluate the contacts of sleeping bodies and hand each touching contact to the record stage
-(recording.py), and they return their energy sums, which the step adds to the ledger.
+Each stage is a function whose parameters say what it reads (``# in:``) and writes (``# out:``; its docstring's
+"In/out" line names the arrays of a pack it writes, and those it also reads). The contact stages compute
+forces; on observed steps they also evaluate the contacts of sleeping bodies and hand each touching contact to
+the record stage (recording.py), and they return their energy sums, which the step adds to the ledger.
 
 Serial path: one thread runs all the steps of one world in a loop (worlds in parallel over the CPU's
 threads). Contacts are taken in list order with their sums in registers, so a world's run is bit-for-bit
@@ -45,25 +45,23 @@ def record_columns(wd):
 
 
 @ti.func
-def step_params(
-    # in:
-    md: ti.template(),  # world_param[w], gravity
-    w,
-):
+def step_params(md: ti.template(), w):  # in:
     """World w's stepping parameters: gravity [m/s²], the wall and pair skins [m], the sleep speed [m/s] and
-    steps."""
+    steps.
+
+    In/out — in md: world_param[w], gravity.
+    """
     return (LY.gravity(md, w), md.world_param[w, LY.WP_SKIN], md.world_param[w, LY.WP_PAIR_SKIN],
             md.world_param[w, LY.WP_SLEEP_SPEED], md.world_param[w, LY.WP_SLEEP_STEPS])
 
 
 @ti.func
-def pair_motion_exceeds_skin(
-    # in:
-    st: ti.template(),  # monitor: pair motion of the world's clumps
-    wd, pair_skin,
-):
+def pair_motion_exceeds_skin(st: ti.template(), wd, pair_skin):  # in:
     """Whether two bodies of world wd may have moved closer than the pair skin since the last body-pair
-    search: the sum of the two largest motion bounds reaches the skin (0: the world has no pairs)."""
+    search: the sum of the two largest motion bounds reaches the skin (0: the world has no pairs).
+
+    In/out — in st: monitor: pair motion of the world's clumps.
+    """
     exceeded = 0
     if pair_skin > 0.0:
         first = 0.0
@@ -81,15 +79,14 @@ def pair_motion_exceeds_skin(
 
 
 @ti.func
-def begin_step(
-    # in:
-    wd, skin,
-    # out:
-    st: ti.template(),  # monitor's wall motion and wall_state's motion restart on a rebuild (read first)
-    ct: ti.template(),  # counts[w]: rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving
-):
+def begin_step(wd, skin,  # in:
+               st: ti.template(), ct: ti.template()):  # out:
     """Stage 1: note whether any of world wd's walls moves, and decide whether its candidate list must be rebuilt
-    (Verlet skin). (The step's sums start from zero: recording.close_ledger clears them at the end of each step.)"""
+    (Verlet skin). (The step's sums start from zero: recording.close_ledger clears them at the end of each step.)
+
+    In/out — out st: monitor's wall motion and wall_state's motion restart on a rebuild (read first); out ct: counts[w]:
+    rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving.
+    """
     w = wd.index
     moved = 0.0
     for c in range(wd.clump0, wd.clump0 + wd.n_clump):
@@ -131,23 +128,19 @@ def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.
 
 
 @ti.func
-def contact_stages(
-    # in:
-    md: ti.template(),  # the model (contact_law's parameters, spheres, walls)
-    wd, dt,
-    base,  # the world's current pair list: pairs base ≤ k < base + counts[w, CT_N_PAIRS]
-    observed,  # a record step
-    implicit: ti.template(),
-    lane, bd: ti.template(),  # this thread of the world's bd (1 on the serial path)
-    # out:
-    st: ti.template(),  # force, torque, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps)
-    ct: ti.template(),  # hist, pair_hist
-    dg: ti.template(),  # ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed steps)
-):
+def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.template(), lane, bd: ti.template(),  # in:
+                   st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: under damping_mass
     "shared" the body pairs' interface stiffness sums first (D5), the body pairs (they may wake bodies), then
     the walls' interface sums (after the wakes, as the wall stage sees them), the walls; then the contact sums
-    into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET)."""
+    into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET).
+
+    In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
+    base ≤ k < base + counts[w, CT_N_PAIRS]; in observed: a record step; in lane, bd: this thread of the world's bd (1
+    on the serial path); out st: force, torque, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
+    out ct: hist, pair_hist; out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
+    steps).
+    """
     shared = ti.static(bd > 1)
     w = wd.index
     shared_mass = LY.uses_shared_mass(md, w)
@@ -175,20 +168,19 @@ def contact_stages(
 
 
 @ti.func
-def motion_stage(
-    # in:
-    md: ti.template(),  # clump_param, clump_inertia, wall_geom, wall_vel
-    ct: ti.template(),  # counts[w, CT_WALLS_MOVING]
-    wd, t, dt, gravity, sleep_speed, sleep_steps,
-    observed, row, clump_col, wall_col,  # a record step, its record row and the world's first clump and wall column
-    lane, bd: ti.template(),  # this thread of the world's bd (1 on the serial path): clumps and walls strided
-    # out:
-    st: ti.template(),  # clumps' pose, velocities, monitor; contact sums cleared; wall_state
-    dg: ti.template(),  # ledger (the step's body, boundary, damping work; kinetic energy), rec (observed steps)
-):
+def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep_speed, sleep_steps, observed,  # in:
+                 row, clump_col, wall_col, lane, bd: ti.template(),
+                 st: ti.template(), dg: ti.template()):  # out:
     """Stages 3 and 4: the law of motion of every clump (a sleeping one first woken if a wall moves or, on an
     observed step, if its forces no longer balance), its ledger terms and, on observed steps, its record columns;
-    then the walls to t_{n+1}."""
+    then the walls to t_{n+1}.
+
+    In/out — in md: clump_param, clump_inertia, wall_geom, wall_vel; in ct: counts[w, CT_WALLS_MOVING]; in observed,
+    row, clump_col, wall_col: a record step, its record row and the world's first clump and wall column; in lane, bd:
+    this thread of the world's bd (1 on the serial path): clumps and walls strided; out st: clumps' pose, velocities,
+    monitor; contact sums cleared; wall_state; out dg: ledger (the step's body, boundary, damping work; kinetic energy),
+    rec (observed steps).
+    """
     shared = ti.static(bd > 1)
     w = wd.index
     walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
@@ -208,29 +200,25 @@ def motion_stage(
 
 
 @ti.func
-def close_step(
-    # in:
-    ct: ti.template(),  # counts[w]: rebuilds
-    wd, t, observed, row, slot_col,
-    # out:
-    dg: ti.template(),  # rec[row] (observed steps), slots, ledger
-):
-    """Stage 5: on observed steps the record row's global and probe-slot columns, then the ledger's close."""
+def close_step(ct: ti.template(), wd, t, observed, row, slot_col,  # in:
+               dg: ti.template()):  # out:
+    """Stage 5: on observed steps the record row's global and probe-slot columns, then the ledger's close.
+
+    In/out — in ct: counts[w]: rebuilds; out dg: rec[row] (observed steps), slots, ledger.
+    """
     if observed:  # the record stage
         R.record_row(ct, wd, t, row, slot_col, dg)
     R.close_ledger(wd, dg)
 
 
 @ti.func
-def rebuild_wall_candidates(
-    # in:
-    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
-    st: ti.template(),  # pos, rot, wall_state
-    wd, skin,
-    # out:
-    ct: ti.template(),  # cand of the world, counts[w, CT_N_CAND]
-):
-    """Rebuild world wd's wall-candidate list, cluster by cluster (one thread: the serial path)."""
+def rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin,  # in:
+                            ct: ti.template()):  # out:
+    """Rebuild world wd's wall-candidate list, cluster by cluster (one thread: the serial path).
+
+    In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out ct: cand of the
+    world, counts[w, CT_N_CAND].
+    """
     k = 0
     for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):
         k += cluster_wall_candidates(md, st, wd, g, skin, k, True, ct)
@@ -238,13 +226,9 @@ def rebuild_wall_candidates(
 
 
 @ti.func
-def serial_step(
-    # in:
-    md: ti.template(), wd, n, dt, record_every, row0, pair_base, gravity, skin, sleep_speed, sleep_steps,
-    implicit: ti.template(),
-    # out:
-    st: ti.template(), ct: ti.template(), dg: ti.template(),
-):
+def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, gravity, skin, sleep_speed,  # in:
+                sleep_steps, implicit: ti.template(),
+                st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n of world wd on the serial path: the stages in order (module docstring)."""
     t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
     observed = n % record_every == 0
@@ -259,12 +243,8 @@ def serial_step(
 
 
 @ti.func
-def serial_world_steps(
-    # in:
-    md: ti.template(), w, dt, record_every, rec_rows, pair_cap, implicit: ti.template(),
-    # out:
-    st: ti.template(), ct: ti.template(), dg: ti.template(),
-):
+def serial_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_cap, implicit: ti.template(),  # in:
+                       st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w in one loop; counts[w, CT_STEPS_DONE] tells how many ran.
     Record rows go to rows [w·rec_rows, (w+1)·rec_rows) of the record buffer; the world's pair list is the
     first half of its pair region (pair_cap pairs)."""

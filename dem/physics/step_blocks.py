@@ -41,17 +41,14 @@ from .wall_contact import cluster_wall_candidates
 
 
 @ti.func
-def _rebuild_wall_candidates(
-    # in:
-    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
-    st: ti.template(),  # pos, rot, wall_state
-    wd, skin, lane, bd: ti.template(),
-    # out:
-    scan: ti.template(),  # the block's scan scratch
-    ct: ti.template(),  # cand of the world, counts[w, CT_N_CAND]
-):
+def _rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin, lane, bd: ti.template(),  # in:
+                             scan: ti.template(), ct: ti.template()):  # out:
     """Rebuild world wd's wall-candidate list with the block's threads, each a contiguous share of the
-    clusters; returns a bound on this thread's loop iterations (layout.LOOP_BUDGET)."""
+    clusters; returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
+
+    In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out scan: the block's
+    scan scratch; out ct: cand of the world, counts[w, CT_N_CAND].
+    """
     g0, g1 = chunk(wd.n_cluster, lane, bd)
     mine = 0
     for g in range(wd.cluster0 + g0, wd.cluster0 + g1):
@@ -70,27 +67,24 @@ def _rebuild_wall_candidates(
 
 
 @ti.func
-def _search_bound(
-    # in:
-    md: ti.template(),  # world_info
-    wd, bd: ti.template(),
-):
+def _search_bound(md: ti.template(), wd, bd: ti.template()):  # in:
     """Loop iterations a thread may run in a wall-candidate rebuild and a pair search: its share of the
-    clusters and of the cluster pairs, with every sphere tested (a bound for the budget, layout.LOOP_BUDGET)."""
+    clusters and of the cluster pairs, with every sphere tested (a bound for the budget, layout.LOOP_BUDGET).
+
+    In/out — in md: world_info.
+    """
     per_cluster = md.world_info[wd.index, LY.WI_NHULL] // ti.max(wd.n_cluster, 1) + 1
     pairs = md.world_info[wd.index, LY.WI_NCLUSTER_PAIRS]
     return 2 * (wd.n_cluster // bd + 1) * (1 + wd.n_wall * per_cluster) + 2 * (pairs // bd + 1) + 4 * bd
 
 
 @ti.func
-def _end_step(
-    # in:
-    st: ti.template(),  # monitor: pair motion
-    wd, s, n, pair_skin,
-    # out:
-    ct: ti.template(),  # counts[w]: steps done, step, pair stop
-):
-    """Lane 0 after the step: count it, and test the pair skin."""
+def _end_step(st: ti.template(), wd, s, n, pair_skin,  # in:
+              ct: ti.template()):  # out:
+    """Lane 0 after the step: count it, and test the pair skin.
+
+    In/out — in st: monitor: pair motion; out ct: counts[w]: steps done, step, pair stop.
+    """
     w = wd.index
     ct.counts[w, LY.CT_STEPS_DONE] = s + 1
     ct.counts[w, LY.CT_STEP] = n + 1
@@ -98,18 +92,15 @@ def _end_step(
 
 
 @ti.func
-def block_step(
-    # in:
-    md: ti.template(), wd,
-    s, n0,  # step n0 + s, the launch's s-th
-    dt, record_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed, sleep_steps, implicit: ti.template(),
-    lane, bd: ti.template(),  # this thread of the world's block
-    # out:
-    scan: ti.template(),  # the block's scan scratch
-    st: ti.template(), ct: ti.template(), dg: ti.template(),
-):
+def block_step(md: ti.template(), wd, s, n0, dt, record_every, row0, pair_cap, gravity, skin, pair_skin,  # in:
+               sleep_speed, sleep_steps, implicit: ti.template(), lane, bd: ti.template(),
+               scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n0 + s of world wd by thread `lane` of its block: the stages in order, separated by barriers (module
-    docstring). Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET)."""
+    docstring). Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
+
+    In/out — in s, n0: step n0 + s, the launch's s-th; in lane, bd: this thread of the world's block; out scan: the
+    block's scan scratch.
+    """
     w = wd.index
     n = n0 + s
     cost = 16 + 2 * (wd.n_clump + wd.n_wall) + wd.n_slot
@@ -142,13 +133,9 @@ def block_step(
 
 
 @ti.func
-def block_world_steps(
-    # in:
-    md: ti.template(), w, dt, record_every, rec_rows, pair_cap, max_steps, implicit: ti.template(),
-    lane, bd: ti.template(), budget: ti.template(),
-    # out:
-    scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template(),
-):
+def block_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_cap, max_steps,  # in:
+                      implicit: ti.template(), lane, bd: ti.template(), budget: ti.template(),
+                      scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w by thread `lane` of the world's block (module docstring).
     With ``budget`` (SPIR-V backends) the launch also ends, at a step boundary, before any thread may have
     run layout.LOOP_BUDGET loop iterations."""

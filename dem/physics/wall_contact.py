@@ -62,12 +62,11 @@ def _vec3(g, k: ti.template()):
 
 
 @ti.func
-def wall_velocity(
-    # in:
-    md: ti.template(),  # wall_geom[w], wall_vel[w]
-    w, t,
-):
-    """Prescribed wall velocity at time t [s]: linear interpolation of the sampled table."""
+def wall_velocity(md: ti.template(), w, t):  # in:
+    """Prescribed wall velocity at time t [s]: linear interpolation of the sampled table.
+
+    In/out — in md: wall_geom[w], wall_vel[w].
+    """
     dtab = md.wall_geom[w][LY.WG_TABLE_DT]
     n = md.wall_vel.shape[1]
     s = ti.max(t / dtab, 0.0)
@@ -78,13 +77,11 @@ def wall_velocity(
 
 
 @ti.func
-def wall_frame(
-    # in:
-    md: ti.template(),  # wall_geom[w]
-    st: ti.template(),  # wall_state[w]
-    w,
-):
-    """Wall w now: origin [m], normal, u, v (unit), half lengths along u and v [m] (0: infinite)."""
+def wall_frame(md: ti.template(), st: ti.template(), w):  # in:
+    """Wall w now: origin [m], normal, u, v (unit), half lengths along u and v [m] (0: infinite).
+
+    In/out — in md: wall_geom[w]; in st: wall_state[w].
+    """
     g = md.wall_geom[w]
     ws = st.wall_state[w]
     o = _vec3(g, LY.WG_ORIGIN) + _vec3(ws, LY.WS_DISP)
@@ -117,17 +114,15 @@ def plane_distance(x, o, n, u, v, hu, hv):
 
 
 @ti.func
-def cluster_wall_candidates(
-    # in:
-    md: ti.template(),  # cluster_body, cluster_range, sph_body, wall_geom
-    st: ti.template(),  # pos, rot, wall_state
-    wd, g, skin, k0, write: ti.template(),
-    # out:
-    ct: ti.template(),  # cand[wd.cand0 + k0 ...] (with ``write``)
-):
+def cluster_wall_candidates(md: ti.template(), st: ti.template(), wd, g, skin, k0, write: ti.template(),  # in:
+                            ct: ti.template()):  # out:
     """Hull spheres of cluster g within `skin` [m] of a wall of world wd (walls in reach of the cluster's
     bounding sphere only). With ``write`` they are stored in the world's candidate list from local position
-    k0 on; returns how many there are."""
+    k0 on; returns how many there are.
+
+    In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out ct: cand[wd.cand0
+    + k0 ...] (with ``write``).
+    """
     cl = md.cluster_body[g]
     rng = md.cluster_range[g]
     c = rng[2]
@@ -280,28 +275,24 @@ def wall_contact(b, hs, dt, xg, rot, vg, wg, m_c, k_sum, o, n, u, v, hu, hv, vw,
 
 
 @ti.func
-def _clump_context(
-    # in:
-    md: ti.template(),  # clump_param
-    st: ti.template(),  # pos, rot, vel, omega, monitor of c
-    c,
-):
+def _clump_context(md: ti.template(), st: ti.template(), c):  # in:
     """What every wall contact of clump c shares: its pose and velocities at t − Δt/2, its mass [kg] (the
-    contact mass: a wall does not move in response), and whether it sleeps."""
+    contact mass: a wall does not move in response), and whether it sleeps.
+
+    In/out — in md: clump_param; in st: pos, rot, vel, omega, monitor of c.
+    """
     return st.pos[c], st.rot[c], st.vel[c], st.omega[c], LY.clump_mass(md, c), 1 if LY.asleep(st, c) else 0
 
 
 @ti.func
-def _wall_context(
-    # in:
-    md: ti.template(),  # wall_geom, sph_info, mat_pair
-    st: ti.template(),  # wall_state[w]
-    dg: ti.template(),  # ledger: the interface's stiffness sum (damping_mass "shared")
-    wd, i, c, w, shared_mass,
-):
+def _wall_context(md: ti.template(), st: ti.template(), dg: ti.template(), wd, i, c, w, shared_mass):  # in:
     """What every contact of clump c (sphere i) with wall w shares: the wall's frame, its velocities at t − Δt/2
     and t, the material pair, and the interface's stiffness sum k_sum [N/m] (0 unless damping_mass is
-    "shared")."""
+    "shared").
+
+    In/out — in md: wall_geom, sph_info, mat_pair; in st: wall_state[w]; in dg: ledger: the interface's stiffness sum
+    (damping_mass "shared").
+    """
     o, n, u, v, hu, hv = wall_frame(md, st, w)
     vw, vw_now = LY.wall_velocities(st, w)
     mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
@@ -312,24 +303,20 @@ def _wall_context(
 
 
 @ti.func
-def wall_contacts(
-    # in:
-    md: ti.template(),  # sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param
-    wd, dt,
-    k0, k1,  # the candidates k0 ≤ k < k1 of the world's list
-    observed,  # a record step: the contacts of sleeping bodies too, and each touching one to the record stage
-    implicit: ti.template(), shared: ti.template(),
-    # out:
-    st: ti.template(),  # force, torque, damp += (reads pos, rot, vel, omega, monitor, wall_state); monitor: the
-                        # stiffness sums on observed steps
-    ct: ti.template(),  # hist (reads cand)
-    dg: ti.template(),  # slots on observed steps (reads the ledger's interface stiffness sums)
-):
+def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.template(), shared: ti.template(),  # in:
+                  st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Wall stage: candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump
     and wall repeat and the sums kept in registers while the clump repeats (each clump's force is written once
     per run: candidates come in clump order). A sleeping body's contacts are evaluated on observed steps only;
     there each touching contact goes to the record stage (recording.wall_contact_record). Returns the contacts'
-    ``recording.ContactSums`` for the ledger (recording.add_contact_energy)."""
+    ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
+
+    In/out — in md: sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param; in k0, k1: the
+    candidates k0 ≤ k < k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and
+    each touching one to the record stage; out st: force, torque, damp += (reads pos, rot, vel, omega, monitor,
+    wall_state); monitor: the stiffness sums on observed steps; out ct: hist (reads cand); out dg: slots on observed
+    steps (reads the ledger's interface stiffness sums).
+    """
     cur_c = -1
     cur_w = -1
     xg = ti.Vector([0.0, 0.0, 0.0])
@@ -406,12 +393,9 @@ RECORD_SCALARS = 4 * 8
 
 
 @ti.func
-def _flush(
-    # in:
-    c, f, tq, blk, implicit: ti.template(), shared: ti.template(),
-    # out:
-    st: ti.template(),  # force[c], torque[c], damp[c] +=
-):
+def _flush(c, f, tq, blk, implicit: ti.template(), shared: ti.template(),  # in:
+           st: ti.template()):  # out:
+    """In/out — out st: force[c], torque[c], damp[c] +=."""
     LY.accumulate(st.force, c, f, shared)
     LY.accumulate(st.torque, c, tq, shared)
     if ti.static(implicit):
