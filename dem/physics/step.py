@@ -234,12 +234,13 @@ def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, gra
     observed = n % record_every == 0
     row = row0 + n // record_every
     clump_col, wall_col, slot_col = record_columns(wd)
-    begin_step(wd, skin, st, ct)
+    begin_step(wd, skin, st, ct)  # 1. the skin test
     if ct.counts[wd.index, LY.CT_REBUILD_FLAG] == 1:
         rebuild_wall_candidates(md, st, wd, skin, ct)
-    contact_stages(md, wd, dt, pair_base, observed, implicit, 0, 1, st, ct, dg)
-    motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st, dg)
-    close_step(ct, wd, t, observed, row, slot_col, dg)
+    contact_stages(md, wd, dt, pair_base, observed, implicit, 0, 1, st, ct, dg)  # 2. contact forces, their ledger sums
+    motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st,
+                 dg)  # 3, 4. clumps and walls to t_{n+1}
+    close_step(ct, wd, t, observed, row, slot_col, dg)  # 5. the record row, the ledger's close
 
 
 @ti.func
