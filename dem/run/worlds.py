@@ -158,17 +158,21 @@ def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions 
 
 # ---------------------------------------------------------------------------------------------- results
 def world_row(scene: Scene, result) -> dict:
-    """The worlds.csv figures of one world: status, peak |θ|/α, overturning, residual tilt, slip, uplift and
+    """The worlds.csv figures of one world: status, peak |θ|/α, overturning, residual tilt, slip, uplift,
     energy error (dem.run.response.run_response: from the scene's rocking bodies where it names them, else
     from its ``*_over_alpha`` columns and the overturn events; each world's summary.json holds the same
-    figures under ``response``, with the reason for each NaN in ``null_reasons``)."""
+    figures under ``response``, with the reason for each NaN in ``null_reasons``), and how many bodies fell
+    and which first (summary.json's ``bodies``, dem.run.bodies)."""
 
     s = result.summary
     row, _why = run_response(result.history, scene.info, s.get("max_energy_error"), s.get("events", []))
     if "assembly" in scene.info and "alpha_rad" in scene.info:  # every block of it (dem.run.assembly_response)
         energy = s.get("max_energy_error")
         row = assembly_response(result.history, scene.info, energy_error=math.nan if energy is None else energy)
-    return {"status": s["status"], "t_end": s["t_end"]} | row
+    # every body (dem.run.bodies, summary.json's bodies): how many fell, and the first
+    fell = sorted((b for b in s.get("bodies") or [] if b.get("fell")), key=lambda b: b["fell_time_s"])
+    bodies = {"bodies_fell": len(fell), "first_fell_body": fell[0]["name"] if fell else ""}
+    return {"status": s["status"], "t_end": s["t_end"]} | row | bodies
 
 
 def world_table(worlds: Worlds, results):
@@ -189,6 +193,8 @@ def world_table(worlds: Worlds, results):
     for name in ("t_end", "peak_theta_over_alpha", "overturned", "overturn_time_s", "residual_theta_over_alpha",
                  "max_slip_m", "max_uplift_m", "energy_error"):
         table[name] = [bool(r[name]) if name == "overturned" else float(r[name]) for r in rows]
+    table["bodies_fell"] = [int(r["bodies_fell"]) for r in rows]
+    table["first_fell_body"] = [r["first_fell_body"] for r in rows]
     for name in ASSEMBLY_COLUMNS:  # scenes of assemblies (a column of drums): dislocations, residual rotations
         if any(name in r for r in rows):
             table[name] = [r.get(name, "") if name.endswith(("_body", "_joint")) else float(r.get(name, math.nan))

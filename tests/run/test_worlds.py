@@ -83,6 +83,9 @@ def test_an_overturning_world_stops_and_the_others_go_on(ti_cpu, tmp_path):
     assert alone.summary["status"] == "ok"
     table = pd.read_csv(tmp_path / "b" / "worlds.csv")
     assert list(table["overturned"]) == [True, False] and list(table["status"]) == ["stopped", "ok"]
+    # the per-body test (dem.run.bodies: tilt past θ_ov, or a drop) agrees with the rocking response's
+    assert list(table["bodies_fell"]) == [1, 0]
+    assert table["first_fell_body"].fillna("").tolist() == [over["bodies"][0]["name"], ""]
 
 
 def test_a_sleeping_world_is_fast_forwarded_while_the_others_step(ti_cpu, tmp_path):
