@@ -151,8 +151,13 @@ def test_paraview_draws_the_spheres(tmp_path, postproc_run):
         pytest.skip("xvfb-run not found: Debian's ParaView needs an X server to render (apt-get install xvfb xauth)")
     script, png = tmp_path / "shot.py", tmp_path / "paraview.png"
     script.write_text(RENDER_SCRIPT)
-    r = _run([xvfb, "-a", "-s", "-screen 0 1024x768x24", exe, str(script), str(postproc_run.out_dir / PVD_NAME),
-              str(png)])
+    cmd = [xvfb, "-a", "-s", "-screen 0 1024x768x24", exe, str(script), str(postproc_run.out_dir / PVD_NAME), str(png)]
+    r = _run(cmd)
+    if r.returncode != 0 and "SupportsOpenGL" in r.stderr:
+        # once in the whole suite on two workers (never alone, nor under a CPU load), pvpython aborted in its
+        # first OpenGL check on the fresh Xvfb (vtkXOpenGLRenderWindow::SupportsOpenGL): the X server's, not
+        # ours; a second server is asked once, and a failure there fails the test
+        r = _run(cmd)
     assert r.returncode == 0 and "SAVED" in r.stdout, f"pvpython failed ({r.returncode}):\n{r.stderr[-2000:]}"
     from PIL import Image
 
