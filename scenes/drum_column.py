@@ -26,11 +26,12 @@ docs/damping.md): ζ = β per interface whatever the packing; with "body" dashpo
 Δt ≲ 1/(β√N ω) (the dashpots between two bodies are explicit in the other body's velocity; the 12-drum
 column at β = 0.15 went unstable at 2e-5 s; standing, its energy-balance error over 0.25 s is 4.9e-6 at
 1.5e-5 s and 2.1e-2 at 2e-5 s, 6.7e-5 at 2e-5 s with β = 0.015 and 7.2e-6 with 30 mm joint spheres: the limit
-goes as 1/(β√N). dem.model.timestep's estimate with the dashpots explicit says 2.24e-5 s, ζ = 4–6; the
-implicit one it reports, 2.5e-4 s, does not apply to body-to-body dashpots). The column stands still for
+goes as 1/(β√N). dem.model.timestep's undamped estimate, the highest mode of the drums together, 1.4e-4 s,
+does not see it; a damped limit with that mode's ζ comes near, but is far too strict for two blocks, so it is
+not applied). The column stands still for
 ``settle`` seconds first: released with its joints just touching, its first axial mode rings with
 ζ = β ω₁/ω_I and has decayed to 1 % of the weight by 0.5 s. Δt = 2.5e-5 s (the critical estimate,
-dem.model.timestep, is 2.5e-4 s).
+dem.model.timestep, is 1.4e-4 s: the mode of the 13 bodies together).
 
 Table motion: Itiola & El Shamy (2024)'s Eq. 42 ramped sine (``pga_g``, ``frequency``, ramps), a pulse
 (``pulse=ricker`` or ``one_sine``, ``pulse_pga_g``, ``pulse_frequency``: dem.scenes.pulses) or a record
