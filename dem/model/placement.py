@@ -80,14 +80,35 @@ def _basis(up: np.ndarray) -> np.ndarray:
     return np.stack([e1, np.cross(up, e1), up])
 
 
-def touching_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray, *, gap: float = SUPPORT_GAP) -> int:
-    """Pairs (sphere of a, sphere of b) whose surfaces are closer than `gap` × the smaller radius (or overlap)."""
+def touching_sphere_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray, *,
+                          gap: float = SUPPORT_GAP) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays (k of a, j of b) of the sphere pairs whose surfaces are closer than `gap` × the smaller
+    radius (or overlap)."""
     if len(a) == 0 or len(b) == 0:
-        return 0
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     reach = float(ra.max() + rb.max()) * (1.0 + gap)
     k, j = _pairs_within(cKDTree(b), a, reach)
     d = np.linalg.norm(b[j] - a[k], axis=1)
-    return int(np.count_nonzero(d - ra[k] - rb[j] <= gap * np.minimum(ra[k], rb[j])))
+    keep = d - ra[k] - rb[j] <= gap * np.minimum(ra[k], rb[j])
+    return k[keep], j[keep]
+
+
+def touching_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray, *, gap: float = SUPPORT_GAP) -> int:
+    """Pairs (sphere of a, sphere of b) whose surfaces are closer than `gap` × the smaller radius (or overlap)."""
+    return len(touching_sphere_pairs(a, ra, b, rb, gap=gap)[0])
+
+
+def on_wall(x: np.ndarray, r: np.ndarray, wall, *, gap: float = SUPPORT_GAP) -> np.ndarray:
+    """Mask of the spheres (centres x [m], radii r [m]) that touch `wall` (a dem.model.walls.Wall): within
+    `gap` × their radius of its plane, not through it, and over the facet when it is one."""
+    rel = x - wall.origin
+    d = rel @ wall.normal
+    hit = (d - r <= gap * r) & (d > -r)
+    if wall.half_extents is not None:
+        hit &= (np.abs(rel @ wall.u_axis) <= wall.half_extents[0]) & \
+               (np.abs(rel @ wall.v_axis) <= wall.half_extents[1])
+    return hit
+
 
 
 def _face(x: np.ndarray, r: np.ndarray, up: np.ndarray, *, top: bool) -> np.ndarray:
@@ -147,15 +168,7 @@ def support_notes(model, *, min_contacts: int = MIN_SUPPORT_CONTACTS, gap: float
     for c, (cs, (x, r)) in enumerate(zip(specs, hulls)):
         if len(r) < min_contacts:
             continue
-        n_wall = 0
-        for wall in model.walls:
-            rel = x - wall.origin
-            d = rel @ wall.normal
-            inside = np.ones(len(r), bool)
-            if wall.half_extents is not None:
-                inside = (np.abs(rel @ wall.u_axis) <= wall.half_extents[0]) & \
-                         (np.abs(rel @ wall.v_axis) <= wall.half_extents[1])
-            n_wall += int(np.count_nonzero(inside & (d - r <= gap * r) & (d > -r)))
+        n_wall = sum(int(np.count_nonzero(on_wall(x, r, wall, gap=gap))) for wall in model.walls)
         n_body = 0
         for o, (xo, ro) in enumerate(hulls):
             if o != c and np.linalg.norm(cs.position - specs[o].position) <= \

@@ -29,6 +29,7 @@ from scipy.linalg import eigh
 
 from .materials import PAIR_BN, PAIR_BS, PAIR_HFAC, PAIR_KN, PAIR_KS, PAIR_KSRATIO, PAIR_LAW, PAIR_SHARED, ContactLaw
 from .model import Model
+from .placement import SUPPORT_GAP, on_wall, touching_sphere_pairs, world_hull
 
 LOAD_FACTOR = 10.0  # design load of the bed ÷ the static weight (impacts, landings)
 AUTO_SAFETY = 0.5  # --dt auto takes this fraction of the estimate
@@ -140,45 +141,23 @@ def monitored_timestep(mass: float, inertia_min: float, k_sum, k_rot, c_sum):
     return np.minimum(dt_t, dt_r)
 
 
-def _touching_spheres(a, ra, b, rb, gap):
-    """Index pairs (i of a, j of b) of spheres whose surfaces are within `gap` × the smaller radius."""
-    from scipy.spatial import cKDTree
-
-    pairs = cKDTree(a).query_ball_tree(cKDTree(b), float(ra.max() + rb.max()) * (1.0 + gap))
-    i = np.array([k for k, js in enumerate(pairs) for _ in js], int)
-    j = np.array([jj for js in pairs for jj in js], int)
-    if len(i) == 0:
-        return i, j
-    d = np.linalg.norm(b[j] - a[i], axis=1)
-    keep = d - ra[i] - rb[j] <= gap * np.minimum(ra[i], rb[j])
-    return i[keep], j[keep]
-
-
 def _assembly_contacts(model: Model, gap: float):
     """The contacts of every body at t = 0: (body a, body b or -1 for a wall, point [m], normal from b to a,
     effective radius [m], material pair) for each touching sphere pair or sphere on a wall."""
-    hulls = []
-    for cs in model.clumps:
-        h = cs.template.hull
-        hulls.append((cs.position + cs.offsets[h] @ cs.rotation.T, cs.template.radii[h]))
+    hulls = [world_hull(cs) for cs in model.clumps]
     out = []
     for c, (x, r) in enumerate(hulls):
         for wall in model.walls:
-            rel = x - wall.origin
-            d = rel @ wall.normal
-            hit = (d - r <= gap * r) & (d > -r)
-            if wall.half_extents is not None:
-                hit &= (np.abs(rel @ wall.u_axis) <= wall.half_extents[0]) & \
-                       (np.abs(rel @ wall.v_axis) <= wall.half_extents[1])
             pair = model.pair_np[model.clumps[c].material, model.materials.index(wall.material)]
-            out += [(c, -1, x[k] - r[k] * wall.normal, wall.normal, r[k], pair) for k in np.flatnonzero(hit)]
+            out += [(c, -1, x[k] - r[k] * wall.normal, wall.normal, r[k], pair)
+                    for k in np.flatnonzero(on_wall(x, r, wall, gap=gap))]
         for o in range(c + 1, len(hulls)):
             if np.linalg.norm(model.clumps[c].position - model.clumps[o].position) > \
                     model.bound_radius[c] + model.bound_radius[o] + 2.0 * gap * float(r.max()):
                 continue
             xo, ro = hulls[o]
             pair = model.pair_np[model.clumps[c].material, model.clumps[o].material]
-            for i, j in zip(*_touching_spheres(x, r, xo, ro, gap)):
+            for i, j in zip(*touching_sphere_pairs(x, r, xo, ro, gap=gap)):
                 n = (x[i] - xo[j]) / np.linalg.norm(x[i] - xo[j])
                 out.append((c, o, 0.5 * (x[i] + xo[j]), n, r[i] * ro[j] / (r[i] + ro[j]), pair))
     return out
@@ -209,7 +188,7 @@ def _interface_loads(model: Model, contacts, g: float) -> dict:
     return load, count
 
 
-def assembly_mode(model: Model, *, load_factor: float = LOAD_FACTOR, gap: float = 0.01):
+def assembly_mode(model: Model, *, load_factor: float = LOAD_FACTOR, gap: float = SUPPORT_GAP):
     """(ω [rad/s], ζ, contacts) of the highest mode of all bodies together on their contacts at t = 0, or None
     when no two bodies touch (then :func:`estimate_critical_timestep`'s body-on-a-bed modes are the whole story).
 
