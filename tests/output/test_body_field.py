@@ -47,14 +47,14 @@ def test_body_is_the_active_scalars_and_named_in_bodies_csv(postproc_run):
 
 
 def test_pyvista_colours_by_body(postproc_run):
-    pv = pytest.importorskip("pyvista")
+    pv = pytest.importorskip("pyvista", reason="pyvista is in the vis extra (pip install -e '.[vis]')")
     mesh = pv.read(_spheres(postproc_run)[-1]["file"])
     assert mesh.active_scalars_name == "body"
     assert sorted(np.unique(mesh.active_scalars)) == [0, 1]
 
 
 def test_render_defaults_to_body(postproc_run):
-    pytest.importorskip("pyvista")
+    pytest.importorskip("pyvista", reason="pyvista is in the vis extra (pip install -e '.[vis]')")
     from dem.output.render import FrameRenderer
     from dem.output.results import load_results
 
