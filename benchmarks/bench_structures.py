@@ -2,12 +2,13 @@
 batch of column worlds against the same runs one by one.
 
     python benchmarks/bench_structures.py [--arch cpu|cuda|vulkan] [--t-end 10] [--worlds 16]
-                                          [--batch-t-end 0.2] [--batch-packing default|coarse] [--alone 4]
-                                          [--skip pier column batch]
+                                          [--batch-t-end 0.2] [--column-packing default|fine]
+                                          [--batch-packing default|fine] [--alone 4] [--skip pier column batch]
 
-1. The single pier (scenes/single_pier.py as it is: 5,911 spheres, Δt = 1e-4 s, Eq. 42 at 0.5 g) and the
-   12-drum column (scenes/drum_column.py as it is: 37,385 spheres, 20,972 on the hull, Δt = 2.5e-5 s, Eq. 42
-   at 0.3 g), each for ``--t-end`` simulated seconds through the run driver (dem.run.driver.run_scene, no
+1. The single pier (scenes/single_pier.py as it is: 7,776 spheres, Δt = 1e-4 s, Eq. 42 at 0.5 g) and the
+   12-drum column (scenes/drum_column.py: its default packing, 4,650 spheres, 4,310 on the hull, Δt = 5e-5 s,
+   or ``--column-packing fine``, the 15 mm packing it had before, 37,385 spheres, Δt = 2.5e-5 s; Eq. 42 at
+   0.3 g), each for ``--t-end`` simulated seconds through the run driver (dem.run.driver.run_scene, no
    files): stepping wall time, steps/s, the column's wall time ÷ the pier's (issue 22's goal: ≤ 2), the
    pier timed before and after the column (the load of a shared machine drifts over the column's minutes).
 2. W column worlds (``--batch-packing``; the Eq. 42 amplitude spread over 0.2–0.5 g) stepped together in one
@@ -38,8 +39,9 @@ from dem.run.driver import SimulationUnstable, run_scene  # noqa: E402
 from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
 from dem.scenes.scene import build_scene  # noqa: E402
 
-PACKINGS = {"default": {}, "coarse": {"r_joint": 0.02, "r_core": 0.05, "zone": 0.06}}
-"""The column's packings: the scene's (r_joint 15 mm, r_core 45 mm) and the coarse one the tests use."""
+PACKINGS = {"default": {}, "fine": {"r_joint": 0.015, "r_core": 0.045, "zone": 0.05, "dt": 2.5e-5}}
+"""The column's packings: the scene's (r_joint 40 mm, r_core 60 mm, Δt 5e-5 s) and the 15 mm one it had before
+(the joints close alike: the contact modulus goes as r_joint^1.5, dem.model.joint_modulus)."""
 
 
 def peak_rss_mib() -> float:
@@ -117,6 +119,7 @@ def main():
     ap.add_argument("--t-end", type=float, default=10.0, help="simulated time of the pier and the column [s]")
     ap.add_argument("--worlds", type=int, default=16, help="column worlds in the batch")
     ap.add_argument("--batch-t-end", type=float, default=0.2, help="simulated time of the batch [s]")
+    ap.add_argument("--column-packing", choices=sorted(PACKINGS), default="default")
     ap.add_argument("--batch-packing", choices=sorted(PACKINGS), default="default")
     ap.add_argument("--alone", type=int, default=4, help="batch worlds timed one by one (0: skip)")
     ap.add_argument("--skip", nargs="*", default=[], choices=["pier", "column", "batch"])
@@ -137,7 +140,7 @@ def main():
     if "pier" not in a.skip:
         pier = timed_run("single_pier", {"t_end": a.t_end})
     if "column" not in a.skip:
-        column = timed_run("drum_column", {"t_end": a.t_end})
+        column = timed_run("drum_column", PACKINGS[a.column_packing] | {"t_end": a.t_end})
     if pier and column:
         # the pier again, after the column: a loaded machine's load changes over the column's minutes
         again = timed_run("single_pier", {"t_end": a.t_end})

@@ -9,37 +9,49 @@ in diameter at the foot → 3.48 m and 0.635 m (``radius`` 0.3175 m). The rest i
 not measured: a shaft tapering to a diameter 0.77 of the foot's (``top_radius`` 0.245 m: a straight taper,
 no entasis curve), 12 drums (issue 22's count for the specimen, unverified), a capital 0.29 m high (0.86 m /
 3) made of an echinus flaring to a radius of 0.335 m over 0.16 m and a square abacus 0.67 m wide and 0.13 m
-high, carved in one block. Shaft 3.19 m + capital 0.29 m = 3.48 m. Marble: ρ = 2700 kg/m³; E = 50 GPa,
-ν = 0.25 (the order of a marble's; the contact stiffness sets Δt and the joints' closing, not the rocking);
-μ = 0.7 at every joint and on the table. With these, the column weighs 2,425 kg (the capital 273 kg); held
-at a horizontal acceleration a it would uplift on the table at a/g = R/z_G = 0.190 (z_G the height of its
-centre of mass), and each joint above at a higher a/g, 0.199 … 1.46 under the capital (info:
+high, carved in one block. Shaft 3.19 m + capital 0.29 m = 3.48 m. Marble: ρ = 2700 kg/m³;
+E = 50 GPa, ν = 0.25 (the order of a marble's) for the contacts of 15 mm joint spheres (``stiffness_radius``,
+below); μ = 0.7 at every joint and on the table. With these, the column weighs 2,425 kg (the capital 273 kg);
+held at a horizontal acceleration a it would uplift on the table at a/g = R/z_G = 0.190 (z_G the height of
+its centre of mass), and each joint above at a higher a/g, 0.199 … 1.46 under the capital (info:
 ``joint_uplift_g``, the statics of a stack: tests/physics/test_drum_column_scene.py checks them against
 validation.stack).
 
 Model. Drums and capital are edge-true clumps (dem.model.drum_clump, dem.model.assembly.column): each drum
 rests on its own faces and pivots on its own rim, faces of one radius meet sphere on sphere. Packing:
-r_joint = 15 mm spheres in 50 mm joint zones, r_core = 45 mm in the cores, spacing 0.75 × the diameter
-(37,385 spheres, 20,972 on the hull; 760 steps/s on this 2-core machine, so the default 20 s take about
-18 minutes). Dashpot mass shared over each interface (``damping_mass=shared``,
-docs/damping.md): ζ = β per interface whatever the packing; with "body" dashpots a stack of drums needs
-Δt ≲ 1/(β√N ω) (the dashpots between two bodies are explicit in the other body's velocity; the 12-drum
-column at β = 0.15 went unstable at 2e-5 s; standing, its energy-balance error over 0.25 s is 4.9e-6 at
-1.5e-5 s and 2.1e-2 at 2e-5 s, 6.7e-5 at 2e-5 s with β = 0.015 and 7.2e-6 with 30 mm joint spheres: the limit
-goes as 1/(β√N). dem.model.timestep's undamped estimate, the highest mode of the drums together, 1.4e-4 s,
-does not see it; a damped limit with that mode's ζ comes near, but is far too strict for two blocks, so it is
-not applied). The column stands still for
-``settle`` seconds first: released with its joints just touching, its first axial mode rings with
-ζ = β ω₁/ω_I and has decayed to 1 % of the weight by 0.5 s. Δt = 2.5e-5 s (the critical estimate,
-dem.model.timestep, is 1.4e-4 s: the mode of the 13 bodies together).
+r_joint = 40 mm spheres in 80 mm joint zones, r_core = 60 mm in the cores, spacing 0.75 × the diameter
+(4,650 spheres, 4,310 on the hull, ~700 contacts; 6,000–7,000 steps/s on this 2-core machine: the default
+20 s in about a minute). The contacts take E (r_joint/stiffness_radius)^1.5 = 217 GPa, so that every joint
+closes under a pressure as a lattice of 15 mm spheres with E = 50 GPa does (dem.model.joint_modulus); at a
+fixed E a joint's stiffness goes as 1/r and the coarse joints would be softer.
+
+Packing study (a Ricker pulse, 0.4 g, 2 Hz, this scene otherwise; docs/column_packing.md): the foot's first
+rocking excursion was 0.80, 0.83, 0.86, 0.88 and 0.88° with 15, 20, 10, 25 and 40 mm joint spheres, the
+modulus scaled (0.80–1.01° with E = 50 GPa for all). Past the first impacts the runs part ways, as rocking
+drums do: the capital's peak was 1.70–2.08° over the packings. One packing is converged in Δt as far as the
+column's own sensitivity allows: at Δt = 5e-5 and 2.5e-5 s the histories agree to 3 % (rms ÷ peak) and part
+at 1.95 s, when a 0.1 % larger pulse parts from the 15 mm run's at 1.9 s (capital's peak 1.70 and 1.78°).
+The 15 mm packing (``r_joint=0.015 r_core=0.045 zone=0.05 dt=2.5e-5``: 37,385 spheres, ~4,000 contacts)
+costs 9 times as much a simulated second.
+
+Dashpot mass shared over each interface (``damping_mass=shared``, docs/damping.md): ζ = β per interface
+whatever the packing; with "body" dashpots a stack of drums needs Δt ≲ 1/(β√N ω) (the dashpots between two
+bodies are explicit in the other body's velocity; the 15 mm column at β = 0.15 went unstable at 2e-5 s,
+stable at 1.5e-5 s). The column stands still for ``settle`` seconds first: released with its joints just
+touching, its first axial mode rings with ζ = β ω₁/ω_I and has decayed to 1 % of the weight by 0.5 s.
+Δt = 5e-5 s (dem.model.timestep's critical estimate, the highest mode of the 13 bodies together on their
+contacts, is 1.3e-4 s; at 1e-4 s the rocking column blew up: on its pivot a few large spheres carry the whole
+weight, stiffer than the estimate's load allows).
 
 Table motion: Itiola & El Shamy (2024)'s Eq. 42 ramped sine (``pga_g``, ``frequency``, ramps), a pulse
 (``pulse=ricker`` or ``one_sine``, ``pulse_pga_g``, ``pulse_frequency``: dem.scenes.pulses) or a record
 (``record=FILE``, dem.scenes.tools), along ``direction_deg``. ``monolithic=true`` glues the drums into one
 shaft (the rigid column). The default, Eq. 42 at 0.3 g and 2 Hz (above the column's 0.19 g), rocks it
-from 3 s on, its drums opening at the foot and at mid-height by turns (peak 3.1°, the capital at 9.9 s);
-it stands, still rocking by 0.5° at 20 s (energy balance error 3.2e-3; 800,000 steps in 26 min of wall
-time on this loaded 2-core machine).
+from 3.3 s on, the upper drums most (the joint under the 11th drum opens by 4.8°; peak 5.5°, the 12th drum at
+13.7 s); it stands, still rocking by 0.56° at 20 s (energy balance error 1.5e-2; 400,000 steps in 67 s on this
+2-core machine). The 15 mm packing rocked from 3 s on, its drums opening at the foot and at mid-height by
+turns (peak 3.1°, the capital at 9.9 s): over 16 s of sine the response moves with the packing as with any
+small change.
 
 Recorded: each drum's and the capital's rotation about y, angular velocity, displacements and accelerations
 (``drum1_theta_deg`` …, ``capital_ux`` …), and at every joint (``joint0`` on the table, ``joint<k>`` under
@@ -59,6 +71,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.assembly import Capital, column
+from dem.model.joint_modulus import joint_modulus
 from dem.model.materials import DAMPING_MASSES
 from dem.run.assembly_probes import assembly_probes
 from dem.run.assembly_response import assembly_info
@@ -82,16 +95,20 @@ PARAMS = shaking_params({
     "abacus_height": Param(0.13, "height of the abacus", "m", low=0, low_open=True),
     "monolithic": Param(False, "glue the drums into one shaft (the rigid column)"),
     "density": Param(2700.0, "marble density", "kg/m^3", low=0, low_open=True),
-    "E": Param(50e9, "Young's modulus (G = E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius (G = "
+               "E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "stiffness_radius": Param(0.015, "joint sphere radius at which the contacts take E: with r_joint spheres they "
+                              "take E (r_joint/stiffness_radius)^1.5, and every joint closes under a pressure as with "
+                              "spheres of this radius (dem.model.joint_modulus)", "m", low=0, low_open=True),
     "nu": Param(0.25, "Poisson's ratio", "", low=0, high=0.5, high_open=True),
     "mu": Param(0.7, "friction coefficient (joints and table)", "", low=0),
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass: shared among an interface's contacts (docs/damping.md) or the "
                           "body's at every contact (004)", choices=DAMPING_MASSES),
-    "r_joint": Param(0.015, "sphere radius in the joint zones", "m", low=0, low_open=True),
-    "r_core": Param(0.045, "sphere radius in the cores", "m", low=0, low_open=True),
-    "zone": Param(0.05, "depth of the joint zones", "m", low=0, low_open=True),
+    "r_joint": Param(0.04, "sphere radius in the joint zones", "m", low=0, low_open=True),
+    "r_core": Param(0.06, "sphere radius in the cores", "m", low=0, low_open=True),
+    "zone": Param(0.08, "depth of the joint zones", "m", low=0, low_open=True),
     "spacing_ratio": Param(0.75, "sphere centre spacing ÷ diameter", "", low=0, high=1, low_open=True),
     "pga_g": Param(0.3, "peak table acceleration ÷ g (004 Eq. 42, b)", "", low=0),
     "frequency": Param(2.0, "table frequency (Eq. 42)", "Hz", low=0, low_open=True),
@@ -99,7 +116,7 @@ PARAMS = shaking_params({
     "hold_end": Param(14.5, "end of the constant amplitude (Eq. 42, L1)", "s", low=0),
     "stop": Param(16.0, "end of the ramp-down (Eq. 42, L2)", "s", low=0),
     "settle": Param(0.5, "time the column stands before the table moves", "s", low=0),
-    "dt": Param(2.5e-5, "time step", "s", low=0, low_open=True),
+    "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
     "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
 }) | PULSE_PARAMS
@@ -148,7 +165,8 @@ def response_info(p: dict, model, col, horizontal) -> dict:
 
 
 def build(p: dict) -> Scene:
-    marble = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
+    young = joint_modulus(p["E"], p["r_joint"], p["stiffness_radius"])
+    marble = Material.hertz(young=young, poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
                             damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
     cap = Capital(p["echinus_height"], p["echinus_radius"], p["abacus_width"], p["abacus_height"]) \
         if p["capital"] else None
@@ -171,7 +189,8 @@ def build(p: dict) -> Scene:
             "height_m": col.top_height, "joint_heights_m": [j.height for j in col.joints],
             "joint_uplift_g": uplift, "uplift_threshold_g": min(uplift),
             "first_joint_to_open": col.joints[int(np.argmin(uplift))].name, "shaking_delay_s": p["settle"],
-            "sphere_count": model.ball_count, "hull_sphere_count": model.hull_count} | motion_info
+            "sphere_count": model.ball_count, "hull_sphere_count": model.hull_count,
+            "contact_young_Pa": young} | motion_info
     reach = col.top_height + 1.0
     domain = ((-width / 2 - reach, -width / 2 - reach, -reach), (width / 2 + reach, width / 2 + reach, 2 * reach))
     alpha = math.atan2(p["radius"], col.top_height / 2)

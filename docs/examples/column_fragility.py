@@ -21,8 +21,10 @@ import time
 from pathlib import Path
 
 SEED = 2027
-PACKING = ["r_joint=0.04", "r_core=0.06", "zone=0.08"]
-"""Coarse drums: 4,650 spheres in the column (the scene's default: 37,385); the same 12 drums and capital."""
+PACKING = ["r_joint=0.04", "r_core=0.06", "zone=0.08", "stiffness_radius=0.04"]
+"""Coarse drums: 4,650 spheres in the column (the scene's default packing since; the study's 15 mm packing had
+37,385), the same 12 drums and capital, the contacts at E = 50 GPa as when the study ran (stiffness_radius =
+r_joint; the scene's default, 15 mm, scales them to 217 GPa: dem.model.joint_modulus)."""
 DT = "5e-5"  # [s]: the coarse column's energy balance error ~0.5 % here (1e-4 s: ~2 %; 2e-4 s: unstable)
 SETTLE = "0.3"  # [s] standing still before the table moves (the scene's joints close in ~0.2 s)
 DISLOCATIONS = (0.005, 0.02)  # [m]: residual dislocation thresholds of the fragility curves (5 and 20 mm)

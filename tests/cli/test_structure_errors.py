@@ -30,7 +30,7 @@ CLI_CASES = [
     ("vehicle_packages", "box_height=-1", "parameter 'box_height' must be in (0, inf) m, got -1.0"),
     ("vehicle_packages", "box_stack=0", "parameter 'box_stack' must be in [1, 50], got 0"),
     # a drum narrower than its spheres
-    ("drum_column", "radius=0.01", "radius and top_radius must be >= r_joint and r_core (>= 0.045 m: a drum at "
+    ("drum_column", "radius=0.01", "radius and top_radius must be >= r_joint and r_core (>= 0.06 m: a drum at "
      "least one sphere wide), got 0.01 m and 0.245 m"),
     # the default shaft, 3.19 m in 12 drums: zones under both faces of a drum leave a core
     ("drum_column", "zone=0.2", f"zone must be in [0, {3.19 / 12 / 2:.6g}) m: less than half a drum's height"),

@@ -23,7 +23,9 @@ def test_default_column_is_the_documented_one():
     assert info["mass_kg"] == pytest.approx(sum(model.mass), rel=1e-12)
     # the numbers the docstring gives
     assert round(info["mass_kg"]) == 2425 and round(info["uplift_threshold_g"], 3) == 0.190
-    assert (model.ball_count, model.hull_count) == (37385, 20972)
+    assert (model.ball_count, model.hull_count) == (4650, 4310)
+    # the joints close as 15 mm spheres at E = 50 GPa do: 40 mm spheres take 50 GPa × (40/15)^1.5
+    assert info["contact_young_Pa"] == pytest.approx(217.73e9, rel=1e-4)
     assert info["first_joint_to_open"] == "joint0"
 
 
