@@ -7,7 +7,8 @@ its springings on the table) or segmental (on two abutments, ``abutment_height``
 edge-true prism (dem.model.prism_clump) whose joint faces meet its neighbours' sphere on sphere, so the
 joints open about their intrados and extrados edges as Heyman (1966)'s rigid, no-tension voussoirs hinge.
 Stone: ρ = 2200 kg/m³, μ = 0.8 (high, so that the joints hinge rather than slide, the limit analysis's
-assumption); E = 50 GPa.
+assumption); E = 50 GPa for 10 mm joint spheres (``stiffness_radius``: other sizes take E (r/10 mm)^1.5,
+so that the joints close alike whatever the packing, dem.model.joint_modulus).
 
 Load: the table stands still for ``settle`` s, then its acceleration grows at ``tilt_rate`` (in g per
 second) up to ``max_g`` and holds: slowly, so that the arch is loaded quasi-statically, as by tilting it
@@ -31,6 +32,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.arch import arch
+from dem.model.joint_modulus import joint_modulus
 from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
@@ -49,7 +51,11 @@ PARAMS = {
     "abutment_height": Param(0.0, "height of the abutments under the springings (0: on the table)", "m", low=0),
     "depth": Param(0.3, "depth of the arch (out of plane)", "m", low=0, low_open=True),
     "density": Param(2200.0, "stone density", "kg/m^3", low=0, low_open=True),
-    "E": Param(50e9, "Young's modulus (G = E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius (G = "
+               "E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "stiffness_radius": Param(0.01, "joint sphere radius at which the contacts take E: other joint spheres take "
+                              "E (r/stiffness_radius)^1.5, so that the joints close alike on any packing "
+                              "(dem.model.joint_modulus)", "m", low=0, low_open=True),
     "nu": Param(0.25, "Poisson's ratio", "", low=0, high=0.5, high_open=True),
     "mu": Param(0.8, "friction coefficient (joints and table)", "", low=0),
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
@@ -78,7 +84,8 @@ def build(p: dict) -> Scene:
         raise ValueError(f"abutment_height must be > 0 [m] with embrace_deg < 180 (a segmental arch's springing "
                          f"joints are inclined: it stands on abutments), got embrace_deg={p['embrace_deg']} and "
                          "abutment_height=0")
-    stone = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
+    young = joint_modulus(p["E"], p["r_joint"], p["stiffness_radius"])
+    stone = Material.hertz(young=young, poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
                            damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
     a_max, rate = p["max_g"] * G, p["tilt_rate"] * G
     t_ramp = p["max_g"] / p["tilt_rate"]
@@ -97,7 +104,7 @@ def build(p: dict) -> Scene:
     model = b.finalize()
     probes = assembly_probes(ar) + [WallMotionProbe("table", table)]
     info = {"mass_kg": float(sum(model.mass)), "bodies": list(ar.body_names), "rise_m": ar.top_height,
-            "sphere_count": model.ball_count, "hull_sphere_count": model.hull_count}
+            "sphere_count": model.ball_count, "hull_sphere_count": model.hull_count, "contact_young_Pa": young}
     # the table (an infinite plane) carries the arch away as it accelerates: a domain that allows it
     domain = ((-1e5, -50.0, -20.0), (1e5, 50.0, 50.0))
     voussoirs = [n for n in ar.body_names if "voussoir" in n]

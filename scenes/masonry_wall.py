@@ -6,7 +6,9 @@ The wall (dem.model.masonry_wall): ``length`` × ``height`` × ``thickness`` of 
 laid in courses ``course_height`` high, in a ``bond`` (``stack``: head joints aligned; ``running``: every
 second course shifted by half a block, half blocks at its ends); every block an edge-true box (it pivots
 on its own edge out of plane), bed faces in register course on course. The wall runs along y, the table
-moves along x (out of plane). Stone: ρ = 2000 kg/m³, μ = 0.7 (joints and table), E = 50 GPa.
+moves along x (out of plane). Stone: ρ = 2000 kg/m³, μ = 0.7 (joints and table), E = 50 GPa for 10 mm bed
+spheres (``stiffness_radius``: other sizes take E (r/10 mm)^1.5, so that the beds close alike whatever the
+packing, dem.model.joint_modulus).
 
 Load: the table stands still for ``settle`` s, then its acceleration grows linearly to ``accel_g`` × g
 over ``ramp`` s and holds. The statics of the wall (every vertical strip alike, whatever the bond; the
@@ -28,6 +30,7 @@ import functools
 import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
+from dem.model.joint_modulus import joint_modulus
 from dem.model.masonry_wall import BONDS, bed_radius, wall, wall_thresholds
 from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
@@ -49,7 +52,11 @@ PARAMS = {
     "bond": Param("running", "stack: head joints aligned; running: every second course shifted half a block",
                   choices=BONDS),
     "density": Param(2000.0, "block density", "kg/m^3", low=0, low_open=True),
-    "E": Param(50e9, "Young's modulus (G = E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius (G = "
+               "E/(2(1+ν)))", "Pa", low=0, low_open=True),
+    "stiffness_radius": Param(0.01, "joint sphere radius at which the contacts take E: other joint spheres take "
+                              "E (r/stiffness_radius)^1.5, so that the joints close alike on any packing "
+                              "(dem.model.joint_modulus)", "m", low=0, low_open=True),
     "nu": Param(0.25, "Poisson's ratio", "", low=0, high=0.5, high_open=True),
     "mu": Param(0.7, "friction coefficient (joints and table)", "", low=0),
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
@@ -75,7 +82,9 @@ def table_acceleration(p: dict, t) -> np.ndarray:
 
 
 def build(p: dict) -> Scene:
-    stone = Material.hertz(young=p["E"], poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
+    bed_r = bed_radius(p["block_length"], p["r_joint"] if p["zone"] > 0 else p["r_core"], p["bond"])
+    young = joint_modulus(p["E"], bed_r, p["stiffness_radius"])
+    stone = Material.hertz(young=young, poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
                            damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
     a, ramp = p["accel_g"] * G, p["ramp"]
 
@@ -94,8 +103,7 @@ def build(p: dict) -> Scene:
     info = {"mass_kg": float(sum(model.mass)), "bodies": list(w.body_names), "joints": [j.name for j in w.joints],
             "joint_uplift_g": uplift, "uplift_threshold_g": min(uplift.values()),
             "first_joint_to_open": min(uplift, key=uplift.get), "sphere_count": model.ball_count,
-            "bed_sphere_radius_m": bed_radius(p["block_length"], p["r_joint"] if p["zone"] > 0 else p["r_core"],
-                                              p["bond"]),
+            "bed_sphere_radius_m": bed_r, "contact_young_Pa": young,
             "hull_sphere_count": model.hull_count}
     beds = [(j.name, w.body_names[w.bodies.index(j.upper)],
              None if j.lower is None else w.body_names[w.bodies.index(j.lower)]) for j in w.joints
