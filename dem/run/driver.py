@@ -727,11 +727,13 @@ def _common(scenes: list[Scene], name: str, given):
 
 
 def _support_notes(model) -> list[str]:
-    """dem.model.placement.support_notes, each also given as a warning."""
+    """dem.model.placement.support_notes and dem.model.timestep.body_dashpot_notes, each also given as a
+    warning."""
 
     from ..model.placement import support_notes
+    from ..model.timestep import body_dashpot_notes
 
-    notes = support_notes(model)
+    notes = support_notes(model) + body_dashpot_notes(model)
     for n in notes:
         warnings.warn(n, stacklevel=4)
     return notes
