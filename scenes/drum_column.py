@@ -25,14 +25,14 @@ r_joint = 40 mm spheres in 80 mm joint zones, r_core = 60 mm in the cores, spaci
 closes under a pressure as a lattice of 15 mm spheres with E = 50 GPa does (dem.model.joint_modulus); at a
 fixed E a joint's stiffness goes as 1/r and the coarse joints would be softer.
 
-Packing study (a Ricker pulse, 0.4 g, 2 Hz, this scene otherwise; docs/column_packing.md): the foot's first
-rocking excursion was 0.80, 0.83, 0.86, 0.88 and 0.88° with 15, 20, 10, 25 and 40 mm joint spheres, the
-modulus scaled (0.80–1.01° with E = 50 GPa for all). Past the first impacts the runs part ways, as rocking
-drums do: the capital's peak was 1.70–2.08° over the packings. One packing is converged in Δt as far as the
-column's own sensitivity allows: at Δt = 5e-5 and 2.5e-5 s the histories agree to 3 % (rms ÷ peak) and part
-at 1.95 s, when a 0.1 % larger pulse parts from the 15 mm run's at 1.9 s (capital's peak 1.70 and 1.78°).
-The 15 mm packing (``r_joint=0.015 r_core=0.045 zone=0.05 dt=2.5e-5``: 37,385 spheres, ~4,000 contacts)
-costs 9 times as much a simulated second.
+Packing study (a Ricker pulse, 0.4 g, 2 Hz, this scene otherwise; docs/examples/column_packing.md): the
+foot's first rocking excursion was 0.80, 0.83, 0.86, 0.88 and 0.88° with 15, 20, 10, 25 and 40 mm joint
+spheres, the modulus scaled (0.80–1.01° with E = 50 GPa for all). Past the first impacts the runs part ways,
+as rocking drums do: the capital's peak was 1.62–2.07° over the packings. The default is converged in Δt as
+far as the column's own sensitivity lets one see: at Δt = 2.5e-5 s the first excursion moves by 0.001° and
+the history follows the 5e-5 s one to 1.96 s, when a 0.1 % larger pulse parts from the 15 mm run at 1.94 s
+(the capital's peak 1.71 and 1.81°). The 15 mm packing (``r_joint=0.015 r_core=0.045 zone=0.05 dt=2.5e-5``:
+37,385 spheres, ~4,000 contacts) costs 9.5 times as much a simulated second.
 
 Dashpot mass shared over each interface (``damping_mass=shared``, docs/damping.md): ζ = β per interface
 whatever the packing; with "body" dashpots a stack of drums needs Δt ≲ 1/(β√N ω) (the dashpots between two
