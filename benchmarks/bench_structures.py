@@ -6,8 +6,8 @@ batch of column worlds against the same runs one by one.
                                           [--batch-packing default|fine] [--alone 4] [--skip pier column batch]
 
 1. The single pier (scenes/single_pier.py as it is: 7,776 spheres, Δt = 1e-4 s, Eq. 42 at 0.5 g) and the
-   12-drum column (scenes/drum_column.py: its default packing, 4,650 spheres, 4,310 on the hull, Δt = 5e-5 s,
-   or ``--column-packing fine``, the 15 mm packing it had before, 37,385 spheres, Δt = 2.5e-5 s; Eq. 42 at
+   12-drum column (scenes/drum_column.py: its default packing, 4,650 spheres, 4,310 on the hull, or
+   ``--column-packing fine``, the 15 mm packing it had before, 37,385 spheres; Δt = 2.5e-5 s; Eq. 42 at
    0.3 g), each for ``--t-end`` simulated seconds through the run driver (dem.run.driver.run_scene, no
    files): stepping wall time, steps/s, the column's wall time ÷ the pier's (issue 22's goal: ≤ 2), the
    pier timed before and after the column (the load of a shared machine drifts over the column's minutes).
@@ -19,8 +19,8 @@ batch of column worlds against the same runs one by one.
 
 Kernels are loaded (or compiled) before any timing. The figures depend on the machine's load: run it alone, or
 say what ran beside it. On a CPU backend it says so: no GPU figure comes from this machine. Measured (README's
-benchmark table): this loaded 2-core machine; a lent quiet 16-core Xeon; a lent H100 (``--arch cuda``: W = 100
-and 1,000 default columns).
+benchmark table): this 2-core machine; a lent quiet 16-core Xeon and a lent H100 (the 15 mm column); a lent
+H200 (``--arch cuda``: the 40 mm column, W = 100 and 1,000 of them).
 """
 
 import argparse
@@ -39,9 +39,9 @@ from dem.run.driver import SimulationUnstable, run_scene  # noqa: E402
 from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
 from dem.scenes.scene import build_scene  # noqa: E402
 
-PACKINGS = {"default": {}, "fine": {"r_joint": 0.015, "r_core": 0.045, "zone": 0.05, "dt": 2.5e-5}}
-"""The column's packings: the scene's (r_joint 40 mm, r_core 60 mm, Δt 5e-5 s) and the 15 mm one it had before
-(the joints close alike: the contact modulus goes as r_joint^1.5, dem.model.joint_modulus)."""
+PACKINGS = {"default": {}, "fine": {"r_joint": 0.015, "r_core": 0.045, "zone": 0.05}}
+"""The column's packings: the scene's (r_joint 40 mm, r_core 60 mm) and the 15 mm one it had before (the joints
+close alike: the contact modulus goes as r_joint^1.5, dem.model.joint_modulus)."""
 
 
 def peak_rss_mib() -> float:

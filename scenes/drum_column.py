@@ -20,26 +20,27 @@ validation.stack).
 Model. Drums and capital are edge-true clumps (dem.model.drum_clump, dem.model.assembly.column): each drum
 rests on its own faces and pivots on its own rim, faces of one radius meet sphere on sphere. Packing:
 r_joint = 40 mm spheres in 80 mm joint zones, r_core = 60 mm in the cores, spacing 0.75 × the diameter
-(4,650 spheres, 4,310 on the hull, ~700 contacts; 6,000–7,000 steps/s on this 2-core machine: the default
-20 s in about a minute). The contacts take E (r_joint/stiffness_radius)^1.5 = 217 GPa, so that every joint
+(4,650 spheres, 4,310 on the hull, ~700 contacts; 9,000 steps/s on this 2-core machine: the default 20 s
+in a minute and a half). The contacts take E (r_joint/stiffness_radius)^1.5 = 217 GPa, so that every joint
 closes under a pressure as a lattice of 15 mm spheres with E = 50 GPa does (dem.model.joint_modulus); at a
 fixed E a joint's stiffness goes as 1/r and the coarse joints would be softer.
 
 Packing study (a Ricker pulse, 0.4 g, 2 Hz, this scene otherwise; docs/examples/column_packing.md): the
 foot's first rocking excursion was 0.80, 0.83, 0.86, 0.88 and 0.88° with 15, 20, 10, 25 and 40 mm joint
 spheres, the modulus scaled (0.80–1.01° with E = 50 GPa for all). Past the first impacts the runs part ways,
-as rocking drums do: the capital's peak was 1.62–2.07° over the packings. The default is converged in Δt as
-far as the column's own sensitivity lets one see: at Δt = 2.5e-5 s the first excursion moves by 0.001° and
-the history follows the 5e-5 s one to 1.96 s, when a 0.1 % larger pulse parts from the 15 mm run at 1.94 s
-(the capital's peak 1.71 and 1.81°). The 15 mm packing (``r_joint=0.015 r_core=0.045 zone=0.05 dt=2.5e-5``:
-37,385 spheres, ~4,000 contacts) costs 9.5 times as much a simulated second.
+as rocking drums do: the capital's peak was 1.62–2.07° over the packings. Δt: at twice the default, 5e-5 s,
+the first excursion moves by 0.001° and the history follows the default's to 1.98 s, as long as a 0.1 %
+larger pulse follows the 15 mm run (1.94 s); but over the default 20 s of sine the energy balance error is
+1.6e-2 at 5e-5 s, 7.6e-3 at 3.5e-5 s and 3.7e-3 at 2.5e-5 s: the default takes 2.5e-5 s, as the 15 mm
+packing did (its joints are as stiff). The 15 mm packing (``r_joint=0.015 r_core=0.045 zone=0.05``: 37,385
+spheres, ~4,000 contacts) costs 5.5–6.5 times as much.
 
 Dashpot mass shared over each interface (``damping_mass=shared``, docs/damping.md): ζ = β per interface
 whatever the packing; with "body" dashpots a stack of drums needs Δt ≲ 1/(β√N ω) (the dashpots between two
 bodies are explicit in the other body's velocity; the 15 mm column at β = 0.15 went unstable at 2e-5 s,
 stable at 1.5e-5 s). The column stands still for ``settle`` seconds first: released with its joints just
 touching, its first axial mode rings with ζ = β ω₁/ω_I and has decayed to 1 % of the weight by 0.5 s.
-Δt = 5e-5 s (dem.model.timestep's critical estimate, the highest mode of the 13 bodies together on their
+Δt = 2.5e-5 s (dem.model.timestep's critical estimate, the highest mode of the 13 bodies together on their
 contacts, is 1.3e-4 s; at 1e-4 s the rocking column blew up: on its pivot a few large spheres carry the whole
 weight, stiffer than the estimate's load allows).
 
@@ -47,11 +48,11 @@ Table motion: Itiola & El Shamy (2024)'s Eq. 42 ramped sine (``pga_g``, ``freque
 (``pulse=ricker`` or ``one_sine``, ``pulse_pga_g``, ``pulse_frequency``: dem.scenes.pulses) or a record
 (``record=FILE``, dem.scenes.tools), along ``direction_deg``. ``monolithic=true`` glues the drums into one
 shaft (the rigid column). The default, Eq. 42 at 0.3 g and 2 Hz (above the column's 0.19 g), rocks it
-from 3.3 s on, the upper drums most (the joint under the 11th drum opens by 4.8°; peak 5.5°, the 12th drum at
-13.7 s); it stands, still rocking by 0.56° at 20 s (energy balance error 1.5e-2; 400,000 steps in 67 s on this
-2-core machine). The 15 mm packing rocked from 3 s on, its drums opening at the foot and at mid-height by
-turns (peak 3.1°, the capital at 9.9 s): over 16 s of sine the response moves with the packing as with any
-small change.
+from 3.3 s on, the upper half most (the joints under the 10th and the 9th drums open by 2.5 and 2.0°; peak
+3.7°, the 11th drum at 15.2 s); it stands, still rocking by 0.65° at 20 s (energy balance error
+3.7e-3; 800,000 steps in 88 s on this 2-core machine). The 15 mm packing rocked from 3 s on, its drums opening
+at the foot and at mid-height by turns (peak 3.1°, the capital at 9.9 s): over 16 s of sine the response
+moves with the packing as with any small change.
 
 Recorded: each drum's and the capital's rotation about y, angular velocity, displacements and accelerations
 (``drum1_theta_deg`` …, ``capital_ux`` …), and at every joint (``joint0`` on the table, ``joint<k>`` under
@@ -116,7 +117,7 @@ PARAMS = shaking_params({
     "hold_end": Param(14.5, "end of the constant amplitude (Eq. 42, L1)", "s", low=0),
     "stop": Param(16.0, "end of the ramp-down (Eq. 42, L2)", "s", low=0),
     "settle": Param(0.5, "time the column stands before the table moves", "s", low=0),
-    "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
+    "dt": Param(2.5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
     "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
 }) | PULSE_PARAMS
