@@ -73,7 +73,7 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.assembly import Capital, column
 from dem.model.joint_modulus import joint_modulus
-from dem.model.materials import DAMPING_MASSES
+from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
 from dem.run.assembly_probes import assembly_probes
 from dem.run.assembly_response import assembly_info
 from dem.run.events import EventSpec
@@ -107,6 +107,8 @@ PARAMS = shaking_params({
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass: shared among an interface's contacts (docs/damping.md) or the "
                           "body's at every contact (004)", choices=DAMPING_MASSES),
+    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
+                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
     "r_joint": Param(0.04, "sphere radius in the joint zones", "m", low=0, low_open=True),
     "r_core": Param(0.06, "sphere radius in the cores", "m", low=0, low_open=True),
     "zone": Param(0.08, "depth of the joint zones", "m", low=0, low_open=True),
@@ -168,7 +170,8 @@ def response_info(p: dict, model, col, horizontal) -> dict:
 def build(p: dict) -> Scene:
     young = joint_modulus(p["E"], p["r_joint"], p["stiffness_radius"])
     marble = Material.hertz(young=young, poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                            damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
+                            damping_shear=p["beta_s"], damping_mass=p["damping_mass"],
+                            shear_unloading=p["shear_unloading"], density=p["density"])
     cap = Capital(p["echinus_height"], p["echinus_radius"], p["abacus_width"], p["abacus_height"]) \
         if p["capital"] else None
     signal, motion_info = table_signal(p, PARAMS)

@@ -32,7 +32,7 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.joint_modulus import joint_modulus
 from dem.model.masonry_wall import BONDS, bed_radius, wall, wall_thresholds
-from dem.model.materials import DAMPING_MASSES
+from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
 from dem.run.events import EventSpec
@@ -62,6 +62,8 @@ PARAMS = {
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
+    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
+                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
     "r_joint": Param(0.01, "sphere radius in the bed zones (rounded down to fit the block length)", "m", low=0,
                      low_open=True),
     "r_core": Param(0.025, "sphere radius in the cores", "m", low=0, low_open=True),
@@ -85,7 +87,8 @@ def build(p: dict) -> Scene:
     bed_r = bed_radius(p["block_length"], p["r_joint"] if p["zone"] > 0 else p["r_core"], p["bond"])
     young = joint_modulus(p["E"], bed_r, p["stiffness_radius"])
     stone = Material.hertz(young=young, poisson=p["nu"], friction=p["mu"], damping_normal=p["beta_n"],
-                           damping_shear=p["beta_s"], damping_mass=p["damping_mass"], density=p["density"])
+                           damping_shear=p["beta_s"], damping_mass=p["damping_mass"],
+                           shear_unloading=p["shear_unloading"], density=p["density"])
     a, ramp = p["accel_g"] * G, p["ramp"]
 
     def velocity(t):  # the exact integral of table_acceleration
