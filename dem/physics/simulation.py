@@ -26,6 +26,7 @@ whatever the other worlds do; the block path is deterministic up to the order of
 
 
 import math
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -213,6 +214,7 @@ class Simulation:
         self.layouts = self.diag.layouts
         self._pack_cache = None
         self.halted = np.zeros(self.world_count, bool)  # worlds that take no more steps (halt)
+        self.pair_search_s = 0.0  # host wall time [s] of the body-pair searches so far (rebuild_pairs), all worlds
         self.reset()
 
     # ------------------------------------------------------------------ single-world conveniences
@@ -271,6 +273,12 @@ class Simulation:
         worlds = [int(w) for w in worlds if self.models[int(w)].clump_count > 1]
         if not worlds:
             return
+        t0 = time.perf_counter()
+        self._rebuild_pairs(worlds)
+        self.pair_search_s += time.perf_counter() - t0
+
+    def _rebuild_pairs(self, worlds: list[int]) -> None:
+        """:meth:`rebuild_pairs` of the given worlds (each has two bodies or more)."""
         c, dm = self.contacts, self.device_model
         pos, rot = self.state.pos.to_numpy().astype(float), self.state.rot.to_numpy().astype(float)
         counts = c.counters()

@@ -637,6 +637,7 @@ class Run:
             "dt_critical_monitored_min": dtc, "implicit_damping": self.implicit_damping, "sleep": self.sleep,
             "quiescent_from_s": w.fast_forward_from, "neighbour_rebuilds": int(counts[CT_REBUILDS]),
             "pair_rebuilds": int(counts[CT_PAIR_SEARCHES]),
+            "pair_search_s": sim.pair_search_s,  # host time of the body-pair searches (a batch: all its worlds')
             "max_contact_count": int(np.max(history["contact_count"])) if n else 0,
             "parallel_launch": sim.parallel, "events": ev["events"], "sliding_count": ev["sliding_count"],
             "stop_on": list(w.spec.stop_on), "domain": [list(c) for c in w.detector.domain],
