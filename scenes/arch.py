@@ -33,11 +33,12 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.arch import arch
 from dem.model.joint_modulus import joint_modulus
-from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
+from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
 from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
+from dem.scenes.tools import SHEAR_UNLOADING, joint_stiffness_params
 
 NAME = "arch"
 G = 9.81
@@ -51,18 +52,13 @@ PARAMS = {
     "abutment_height": Param(0.0, "height of the abutments under the springings (0: on the table)", "m", low=0),
     "depth": Param(0.3, "depth of the arch (out of plane)", "m", low=0, low_open=True),
     "density": Param(2200.0, "stone density", "kg/m^3", low=0, low_open=True),
-    "E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius (G = "
-               "E/(2(1+ν)))", "Pa", low=0, low_open=True),
-    "stiffness_radius": Param(0.01, "joint sphere radius at which the contacts take E: other joint spheres take "
-                              "E (r/stiffness_radius)^1.5, so that the joints close alike on any packing "
-                              "(dem.model.joint_modulus)", "m", low=0, low_open=True),
+    **joint_stiffness_params(0.01),
     "nu": Param(0.25, "Poisson's ratio", "", low=0, high=0.5, high_open=True),
     "mu": Param(0.8, "friction coefficient (joints and table)", "", low=0),
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
-    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
-                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
+    "shear_unloading": SHEAR_UNLOADING,
     "r_joint": Param(0.01, "sphere radius in the joint zones", "m", low=0, low_open=True),
     "r_core": Param(0.025, "sphere radius in the cores", "m", low=0, low_open=True),
     "zone": Param(0.035, "depth of the joint zones", "m", low=0, low_open=True),

@@ -73,13 +73,21 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.assembly import Capital, column
 from dem.model.joint_modulus import joint_modulus
-from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
+from dem.model.materials import DAMPING_MASSES
 from dem.run.assembly_probes import assembly_probes
 from dem.run.assembly_response import assembly_info
 from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
 from dem.scenes.pulses import PULSE_PARAMS, table_signal
-from dem.scenes.tools import rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
+from dem.scenes.tools import (
+    SHEAR_UNLOADING,
+    joint_stiffness_params,
+    rigid_reference,
+    rocking_body,
+    shaking,
+    shaking_direction,
+    shaking_params,
+)
 
 NAME = "drum_column"
 G = 9.81
@@ -96,19 +104,14 @@ PARAMS = shaking_params({
     "abacus_height": Param(0.13, "height of the abacus", "m", low=0, low_open=True),
     "monolithic": Param(False, "glue the drums into one shaft (the rigid column)"),
     "density": Param(2700.0, "marble density", "kg/m^3", low=0, low_open=True),
-    "E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius (G = "
-               "E/(2(1+ν)))", "Pa", low=0, low_open=True),
-    "stiffness_radius": Param(0.015, "joint sphere radius at which the contacts take E: with r_joint spheres they "
-                              "take E (r_joint/stiffness_radius)^1.5, and every joint closes under a pressure as with "
-                              "spheres of this radius (dem.model.joint_modulus)", "m", low=0, low_open=True),
+    **joint_stiffness_params(0.015),
     "nu": Param(0.25, "Poisson's ratio", "", low=0, high=0.5, high_open=True),
     "mu": Param(0.7, "friction coefficient (joints and table)", "", low=0),
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass: shared among an interface's contacts (docs/damping.md) or the "
                           "body's at every contact (004)", choices=DAMPING_MASSES),
-    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
-                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
+    "shear_unloading": SHEAR_UNLOADING,
     "r_joint": Param(0.04, "sphere radius in the joint zones", "m", low=0, low_open=True),
     "r_core": Param(0.06, "sphere radius in the cores", "m", low=0, low_open=True),
     "zone": Param(0.08, "depth of the joint zones", "m", low=0, low_open=True),

@@ -32,7 +32,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.model.box_clump import EDGES, ZONE_BASE
-from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
+from dem.model.materials import DAMPING_MASSES
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import (
     AngularVelocity,
@@ -43,7 +43,7 @@ from dem.run.probes import (
     Interface,
     RockingAngle,
 )
-from dem.scenes.tools import rocking_body
+from dem.scenes.tools import SHEAR_UNLOADING, rocking_body
 
 NAME = "pena_block"
 G = 9.81
@@ -73,8 +73,7 @@ PARAMS = {
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
-    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
-                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
+    "shear_unloading": SHEAR_UNLOADING,
     "wall_width": Param(1.0, "base facet length along x", "m", low=0, low_open=True),
     "wall_depth": Param(0.75, "base facet length along y", "m", low=0, low_open=True),
     "corner_zone": Param(0.02, "width of each corner zone whose force is reported", "m", low=0, low_open=True),

@@ -18,10 +18,18 @@ import math
 
 from dem import Material, ModelBuilder, Param, Scene, box_clump
 from dem.model.box_clump import EDGES
-from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
+from dem.model.materials import DAMPING_MASSES
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
-from dem.scenes.tools import base_signal, rigid_reference, rocking_body, shaking, shaking_direction, shaking_params
+from dem.scenes.tools import (
+    SHEAR_UNLOADING,
+    base_signal,
+    rigid_reference,
+    rocking_body,
+    shaking,
+    shaking_direction,
+    shaking_params,
+)
 
 NAME = "single_pier"
 G = 9.81
@@ -38,8 +46,7 @@ PARAMS = shaking_params({
     "beta_s": Param(0.015, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("body", "dashpot mass: the body's at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
-    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
-                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
+    "shear_unloading": SHEAR_UNLOADING,
     "r_base": Param(0.08, "sphere radius in the base and top zones (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the core (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere base and top zones", "m", low=0, low_open=True),

@@ -40,13 +40,13 @@ import numpy as np
 from dem import Material, ModelBuilder, Param, Piece, Scene, box_clump, drum_clump, stack
 from dem.model.assembly import Joint
 from dem.model.base_motion import STANDARD_G, ExponentialSine
-from dem.model.materials import DAMPING_MASSES, SHEAR_UNLOADINGS
+from dem.model.materials import DAMPING_MASSES
 from dem.records.files import load_record
 from dem.run.assembly_probes import JointMotion
 from dem.run.events import EventSpec
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scenes.pulses import trapezoid
-from dem.scenes.tools import shaking
+from dem.scenes.tools import SHEAR_UNLOADING, shaking
 
 NAME = "vehicle_packages"
 G = STANDARD_G
@@ -72,8 +72,7 @@ PARAMS = {
     "beta_n": Param(0.15, "normal critical-damping ratio", "", low=0, high=1),
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
-    "shear_unloading": Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled "
-                             "by k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS),
+    "shear_unloading": SHEAR_UNLOADING,
     "r_joint": Param(0.01, "sphere radius at the packages' bottom faces", "m", low=0, low_open=True),
     "r_core": Param(0.04, "sphere radius in the packages' cores", "m", low=0, low_open=True),
     "zone": Param(0.05, "depth of the small-sphere zone at the bottom faces", "m", low=0, low_open=True),

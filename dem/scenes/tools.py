@@ -9,12 +9,29 @@ from pathlib import Path
 import numpy as np
 
 from ..model.base_motion import STANDARD_G, BaseMotion, RampedSine
+from ..model.materials import SHEAR_UNLOADINGS
 from ..model.walls import WallMotion
 from ..records.files import load_record
 from .scene import Param
 
 SINE_KEYS = ("pga_g", "frequency", "ramp_end", "hold_end", "stop")
 """Parameters of the 004 Eq. 42 ramped sine (the default base motion of the shaking scenes)."""
+
+SHEAR_UNLOADING = Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled by "
+                        "k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS)
+"""The scenes' ``shear_unloading`` parameter (dem.model.materials.Material.shear_unloading)."""
+
+
+def joint_stiffness_params(reference_radius: float) -> dict[str, Param]:
+    """``E`` [Pa] and ``stiffness_radius`` [m] of a scene whose blocks meet on faces of spheres: the contacts of
+    joint spheres of radius r take E (r/stiffness_radius)^1.5, so that the joints close alike on any packing
+    (dem.model.joint_modulus); ``reference_radius`` [m] is the default of stiffness_radius."""
+    return {"E": Param(50e9, "Young's modulus of the contacts between joint spheres of radius stiffness_radius "
+                       "(G = E/(2(1+ν)))", "Pa", low=0, low_open=True),
+            "stiffness_radius": Param(reference_radius, "joint sphere radius at which the contacts take E: other "
+                                      "joint spheres take E (r/stiffness_radius)^1.5, so that the joints close alike "
+                                      "on any packing (dem.model.joint_modulus)", "m", low=0, low_open=True)}
+
 
 RECORD_PARAMS = {
     "record": Param("", "ground-motion record file: .AT2 (PEER, in g) or CSV (t [s], a); empty: the Eq. 42 sine"),
