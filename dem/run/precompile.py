@@ -83,7 +83,6 @@ def compile_entry(entry: str) -> Compiled:
     sim = _simulation(entry)
     variant = sim.kernel_variant() + ("-frames" if entry == "frames" else "")
     cache_dir = startup.kernel_cache_dir()
-    cached = startup.is_cached(variant, cache_dir)
     c0, t0 = startup.compile_clock(), time.perf_counter()
     if entry == "frames":
         from ..output.snapshot import snapshot
