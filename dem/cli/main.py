@@ -7,6 +7,7 @@ import json
 import math
 import os
 import sys
+import warnings
 from collections import Counter
 from pathlib import Path
 
@@ -470,14 +471,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning on the command line: one line ``dem: warning: ...``, not Python's source path and category
+    (issue 32: the tutorial's example printed ".../dem/cli/main.py:207: UserWarning: damping_mass='body' ...")."""
+    print(f"dem: warning: {_one_line(message)}", file=sys.stderr if file is None else file)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The ``dem`` command; returns its exit status."""
+    shown, warnings.showwarning = warnings.showwarning, _show_warning
     try:
         return _main(argv)
     except BrokenPipeError:  # `dem scenes | head`: the reader has gone, so stop without a traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush at exit must not fail again
         return 0
+    finally:
+        warnings.showwarning = shown
 
 
 def _main(argv: list[str] | None) -> int:

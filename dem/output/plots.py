@@ -148,9 +148,10 @@ def _mark(axes, motion: dict, t_max: float) -> None:
     marks = []
     if motion.get("settled_at_s") is not None and motion["settled_at_s"] <= t_max:
         marks.append((motion["settled_at_s"], f"settled {motion['settled_at_s']:.3g} s", "0.35"))
-    if motion.get("tipped_over_at_s") is not None and motion["tipped_over_at_s"] <= t_max:
-        marks.append((motion["tipped_over_at_s"], f"{motion['tipped_over_body']} tipped over "
-                                                  f"{motion['tipped_over_at_s']:.3g} s", "tab:red"))
+    passed = motion.get("passed_alpha_at_s", motion.get("tipped_over_at_s"))
+    if passed is not None and passed <= t_max:
+        who = motion.get("passed_alpha_body", motion.get("tipped_over_body"))
+        marks.append((passed, f"{who} passed α {passed:.3g} s", "tab:red"))
     for x, text, colour in marks:
         for ax in axes:
             ax.axvline(x, color=colour, ls=":", lw=1.0)

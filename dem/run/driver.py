@@ -198,8 +198,8 @@ class _World:
         self.profile_probes = [p for p in scene.probes if isinstance(p, ForceProfile)]
         self.balance = BalanceTracker(initial_kinetic_energy(scene.model), energy_floor(scene.model))
         self.bound = RoundoffBound(scene.model, view.layout, precision, view.record_every)
-        self.detector = EventDetector(self.spec, scene.model, view.layout)
         self.bodies = BodyTracker(scene.model, view.layout, scene.info, scene.probes)
+        self.detector = EventDetector(self.spec, scene.model, view.layout, bodies=self.bodies)
         self.hist = History()
         self.last_row = None
         self.fast_forward_from = None
@@ -648,10 +648,10 @@ class Run:
         } | ({"world": w.index, "world_count": len(self.worlds)} if self.batch else {}) | scene.info
         if n:
             _describe_outputs(summary, history, scene)
-        summary["response"], why = run_response(history, scene.info, max_err, ev["events"])
-        reasons |= {f"response.{k}": v for k, v in why.items()}
-        summary["bodies"], why = w.bodies.summary()  # per body: peak rotation, residual dislocation, fell
+        summary["bodies"], why = w.bodies.summary()  # per body: peak rotation, slip, uplift, whether it fell
         reasons |= why
+        summary["response"], why = run_response(history, scene.info, max_err, ev["events"], summary["bodies"])
+        reasons |= {f"response.{k}": v for k, v in why.items()}
         return summary, reasons
 
     def _finish(self, flag: SignalFlag) -> list[RunResult]:

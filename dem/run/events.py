@@ -1,18 +1,20 @@
-"""Events of a run found in its record rows on the host: a body overturning (its tilt past the angle from
-which it cannot come back, or its centre of mass off the edge of the base it stood on), a body leaving
-the domain (a bounding box the scene declares), and sustained sliding on a base. They go in summary.json
-with their times, and a run can stop on them (``dem run --stop-on overturn``).
+"""Events of a run found in its record rows on the host: a body overturning, a body leaving the domain (a
+bounding box the scene declares), and sustained sliding on a base. They go in summary.json with their times,
+and a run can stop on them (``dem run --stop-on overturn``).
 
-What a scene declares (:class:`EventSpec`, ``Scene.events``): the domain box, and for each body to watch
-a :class:`Watch`: its overturning angle, the wall it stands on, and the rounded corners of its footprint
-(for the slip speed). Without a declaration the domain is the initial bounding box of the bodies and
-finite walls, grown by its own size on every side.
+Overturning is a body's fall as dem.run.bodies decides it, for every body whatever the scene declares: its
+tilt reached its overturning angle (α + π/2)/2 or it dropped off what carried it; the event's time is the
+body's ``fell_time_s`` (:class:`EventDetector` takes the falls from the run's dem.run.bodies.BodyTracker).
 
-Overturning. For a rigid block rocking on an edge (Housner 1963, eq. 3; Zhang & Makris 2001, eq. 1):
-θ'' = −p²[sin(α sgnθ − θ) + (ü_g/g) cos(α sgnθ − θ)]. Past the tipping angle α the moment of gravity
-turns outward, and only a base acceleration |ü_g| > g tan(|θ| − α) can turn the block back; with base
-accelerations bounded by A, a block beyond α + atan(A/g) still moving outward overturns whatever the
-base does next. :func:`overturn_angle` gives that angle; on a still base (A = 0) it is α itself.
+What a scene declares (:class:`EventSpec`, ``Scene.events``): the domain box, and for each body to watch for
+sliding a :class:`Watch`: the wall it stands on and the rounded corners of its footprint (for the slip speed).
+Without a declaration the domain is the initial bounding box of the bodies and finite walls, grown by its own
+size on every side.
+
+:func:`overturn_angle` is the tilt past which a rigid block on a base whose acceleration never exceeds A cannot
+come back (Housner 1963, eq. 3; Zhang & Makris 2001, eq. 1: θ'' = −p²[sin(α sgnθ − θ) + (ü_g/g) cos(α sgnθ −
+θ)], past α only |ü_g| > g tan(|θ| − α) turns it back): α + atan(A/g). Runs no longer use it to decide a fall
+(issue 32: it gave a second time for one collapse); it stays for scripts that use it.
 
 Sliding: the slip speed of a body is the smallest horizontal speed, relative to its base, of the lowest
 points of its footprint's rounded corners (sphere centre minus radius along the vertical): a body rocking
@@ -24,6 +26,7 @@ on a corner rolls on it and that point is at rest, a sliding body's corners all 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,13 +44,12 @@ class Watch:
 
     Attributes:
         body: the clump's name.
-        overturn_angle: tilt [rad] past which the body has overturned (see :func:`overturn_angle`); None:
-            not checked.
+        overturn_angle: no longer used (a body falls at its own overturning angle, dem.run.bodies); a value
+            other than None warns.
         axis: world axis of the rocking (the tilt is then the signed rotation about it, as
             dem.run.probes.RockingAngle); None: the tilt is the angle between ``up`` and the vertical.
         up: template-frame axis that is vertical at rest.
-        base: name of the wall the body stands on (its centre of mass leaving the wall's extent counts as
-            overturning); None: not checked.
+        base: name of the wall the body stands on (the slip speed is relative to it); None: a still ground.
         feet: template-frame centres [m] of the footprint's rounded corners, shape (k, 3); () : no slip check.
         foot_radius: their radius [m].
     """
@@ -59,6 +61,11 @@ class Watch:
     base: str | None = None
     feet: tuple = ()
     foot_radius: float = 0.0
+
+    def __post_init__(self):
+        if self.overturn_angle is not None:
+            warnings.warn(f"Watch({self.body!r}): overturn_angle is no longer used; a body falls at its own "
+                          "overturning angle (dem.run.bodies)", DeprecationWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
@@ -107,18 +114,15 @@ def overturn_angle(tipping: float, pga_g: float = 0.0) -> float:
 def block_watch(body: str, width: float, thickness: float, height: float, edge_radius: float, *,
                 base: str | None = None, pga_g: float = 0.0, axis=(0.0, 1.0, 0.0), edges: str = "true") -> Watch:
     """The :class:`Watch` of a box clump (width along x, thickness along y, height along z in its template
-    frame, centred) of edge spheres `edge_radius` [m], standing on the wall `base` and rocking about `axis`
-    on a base shaken at most at pga_g × g: its overturning angle (:func:`overturn_angle` of the tipping angle
-    about its edge spheres, centre of mass at mid-height) and its footprint's four corner spheres. ``edges``
-    as in :func:`dem.box_clump`: "true" puts the edge spheres' centres on the side faces, "rounded" r inside."""
+    frame, centred) of edge spheres `edge_radius` [m], standing on the wall `base` and rocking about `axis`:
+    its footprint's four corner spheres, for its slip speed. ``edges`` as in :func:`dem.box_clump`: "true" puts
+    the edge spheres' centres on the side faces, "rounded" r inside. ``pga_g``: no longer used (it set an
+    overturning angle; a body falls at its own, dem.run.bodies)."""
     r = edge_radius
     inset = r if edges == "rounded" else 0.0
     feet = tuple((sx * (width / 2 - inset), sy * (thickness / 2 - inset), -height / 2 + r)
                  for sx in (-1, 1) for sy in (-1, 1))
-    a = np.abs(np.asarray(axis, float))
-    half = width / 2 if a[1] >= a[0] else thickness / 2  # rocking about y tips over the width
-    tipping = tipping_angle(half - inset + r, height / 2, r)  # centre of mass over the edge sphere's centre
-    return Watch(body, overturn_angle(tipping, pga_g), tuple(axis), base=base, feet=feet, foot_radius=r)
+    return Watch(body, None, tuple(axis), base=base, feet=feet, foot_radius=r)
 
 
 def default_domain(model) -> tuple:
@@ -161,6 +165,7 @@ class EventDetector:
     model: object
     layout: object
     events: list = field(default_factory=list)
+    bodies: object = None  # the run's dem.run.bodies.BodyTracker: its falls are the overturn events
 
     def __post_init__(self):
         m = self.model
@@ -197,14 +202,6 @@ class EventDetector:
         self.state["flagged"].append(key)
         return True
 
-    def _tilt(self, b: _Body, q: np.ndarray) -> np.ndarray:
-        e = _rotate(q, b.up_body[None])[:, 0]
-        if b.watch.axis is None:
-            return np.arccos(np.clip(e @ self.up, -1.0, 1.0))
-        a = np.asarray(b.watch.axis, float)
-        a = a / np.linalg.norm(a)
-        return np.arctan2(e @ cross3(a, self.up), e @ self.up)
-
     def update(self, rows: np.ndarray) -> list[tuple[int, dict]]:
         """Events that begin in `rows` (record rows in time order, after those of earlier calls), each as
         (row index in `rows`, event dict), in row order; they are also appended to :attr:`events`."""
@@ -222,41 +219,13 @@ class EventDetector:
                     found.append((k, {"event": "left_domain", "body": cs.name, "t": float(t[k]),
                                       "detail": f"centre of mass at {np.round(x[k], 4).tolist()} m, outside the "
                                                 f"domain {lo.tolist()} .. {hi.tolist()} m"}))
+        if self.bodies is not None:
+            found += self.bodies.falls(rows)
         for b in self._bodies:
-            found += self._overturn(b, rows, t)
             found += self._sliding(b, rows, t)
         found.sort(key=lambda e: e[0])
         self.events += [e for _k, e in found if e["event"] != "sliding"]
         return found
-
-    def _overturn(self, b: _Body, rows, t) -> list:
-        lay, w = self.layout, b.watch
-        name = self.model.clumps[b.clump].name
-        hits = []
-        if w.overturn_angle is not None:
-            tilt = np.abs(self._tilt(b, lay.clump(rows, b.clump, C_QUAT, 4)))
-            prev = np.r_[self.state["prev_tilt"].get(name, tilt[0]), tilt[:-1]]
-            self.state["prev_tilt"][name] = float(tilt[-1])
-            past = (tilt > w.overturn_angle) & (tilt > prev)
-            if past.any():
-                k = int(np.argmax(past))
-                hits.append((k, f"tilt {math.degrees(tilt[k]):.3g}° past its overturning angle "
-                                f"{math.degrees(w.overturn_angle):.3g}° and growing"))
-        if b.wall is not None and self.model.walls[b.wall].half_extents is not None:
-            wall = self.model.walls[b.wall]
-            disp, _vel = lay.wall(rows, b.wall)
-            rel = lay.clump(rows, b.clump, C_POS) - (wall.origin + disp)
-            a, bb = np.abs(rel @ wall.u_axis), np.abs(rel @ wall.v_axis)
-            off = (a > wall.half_extents[0]) | (bb > wall.half_extents[1])
-            if off.any():
-                k = int(np.argmax(off))
-                hits.append((k, f"centre of mass past the edge of '{wall.name}'"))
-        if not hits:
-            return []
-        k, detail = min(hits)
-        if not self._flag("overturn", name):
-            return []
-        return [(k, {"event": "overturn", "body": name, "t": float(t[k]), "detail": detail})]
 
     def slip_speed(self, b: _Body, rows) -> np.ndarray:
         """Smallest horizontal speed [m/s] of the lowest points of the body's rounded corners relative to its

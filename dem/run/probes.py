@@ -90,7 +90,8 @@ class RockingAngle:
 
     def columns(self, model=None):
         b = _body(model, self.clump)
-        out = {self.name: Column("deg", f"rotation of {b} about {_axis(self.axis)} from its initial attitude", K.ANGLE,
+        out = {self.name: Column("deg", f"rotation of {b} about {_axis(self.axis)}: its body axis "
+                                 f"{_axis(self.body_up)} from the vertical (0 upright as built, not at t = 0)", K.ANGLE,
                                  b)}
         if self.alpha:
             out[self.name.replace("_deg", "") + "_over_alpha"] = Column(

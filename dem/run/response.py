@@ -2,19 +2,27 @@
 
 Columns (both engines; NaN where an engine does not model the quantity):
 - ``peak_theta_over_alpha`` [-]: largest |θ|/α over the run and over the scene's rocking bodies, α the
-  nominal slenderness of the scene (``info['alpha_rad']``); +inf when the body overturned;
-- ``overturned``, ``overturn_time_s``: |θ| reached the overturning angle θ_ov (below) at that time [s];
+  nominal slenderness of the scene (``info['alpha_rad']``); for a scene that declares none, over its
+  ``*_over_alpha`` columns, or else over every body's tilt ÷ its own α (dem.run.bodies); +inf when a body
+  overturned;
+- ``overturned``, ``overturn_time_s``: a body fell, and the first time one did [s]: for a DEM run, any body of
+  the scene as dem.run.bodies decides it (its tilt reached its θ_ov, or it dropped off what carried it), the
+  same time as its ``fell_time_s``, its ``overturn`` event and ``--stop-on overturn``; for the rigid model,
+  |θ| reached θ_ov (below);
 - ``residual_theta_over_alpha`` [-]: θ/α at the end of the run (the body with the largest |θ|), NaN if
   overturned;
 - ``max_slip_m`` [m]: largest |horizontal slip| of a body's pivot over the ground it stands on, since the
-  start and before any overturning (DEM only; the rigid model does not slide). Slip of the lower edge
+  start and before any overturning (DEM only; the rigid model does not slide); for a scene that declares no
+  rocking body, the largest of its bodies' ``max_slip_m`` (dem.run.bodies: every body's footprint over the
+  ground, rolling on edge spheres not counted); for a declared rocking body, the slip of the lower edge
   sphere's centre relative to the ground, less its rolling r θ on the edge (rolling without slip moves the
   centre by r θ: the sphere turns about its contact point), so pure rocking on the rounded edge reads 0; a
   body released tilted starts at 0 too. The ground is what the scene's ``rocking_body`` names
   (dem.scenes.tools): a history column of its displacement (a shaking table's ``base_disp``), or a wall that
   does not move;
 - ``max_uplift_m`` [m]: largest rise of the raised base edge, before any overturning (DEM: the upper edge
-  sphere's centre; rigid: b sin|θ|, b the full width);
+  sphere's centre of a declared rocking body, else the largest of the bodies' ``max_uplift_m``, the rise of
+  their footprints; rigid: b sin|θ|, b the full width);
 - ``energy_error`` [-]: the DEM run's largest relative energy-balance error (NaN for rigid).
 
 A figure that cannot be measured is NaN, and :func:`run_response` says why (summary.json's ``response``
@@ -48,9 +56,11 @@ def empty_response() -> dict:
             "energy_error": math.nan}
 
 
-def dem_response(history: dict, info: dict, overturn_angle: float, energy_error: float) -> dict:
+def dem_response(history: dict, info: dict, overturn_angle: float, energy_error: float,
+                 fall_time: float = math.nan) -> dict:
     """The response columns of a DEM run (module docstring) from its history columns and the scene's
-    ``info['rocking_bodies']`` (dem.scenes.tools.rocking_body) and ``info['alpha_rad']``."""
+    ``info['rocking_bodies']`` (dem.scenes.tools.rocking_body) and ``info['alpha_rad']``; ``fall_time`` [s]: when
+    a body fell (dem.run.bodies), if one did: overturning then, if not before."""
     out = empty_response()
     out["energy_error"] = float(energy_error)
     t = np.asarray(history["t"], float)
@@ -65,6 +75,8 @@ def dem_response(history: dict, info: dict, overturn_angle: float, energy_error:
         hit = np.flatnonzero(~(np.abs(th) < overturn_angle))
         if hit.size:
             first = min(first, int(hit[0]))
+    if math.isfinite(fall_time):
+        first = min(first, int(np.searchsorted(t, fall_time, side="left")))
     overturned = first < t.size
     keep = slice(0, first if overturned else t.size)
     peak, slip, uplift = 0.0, 0.0, 0.0
@@ -114,19 +126,43 @@ def ground_displacement(history: dict, body: dict) -> np.ndarray | None:
     return np.asarray(history[name], float) if name in history else None
 
 
-def run_response(history: dict, info: dict, energy_error: float, events=()) -> tuple[dict, dict]:
+def fall_time(bodies=None, events=()) -> float:
+    """The first time [s] a movable body fell (summary.json's ``bodies``, dem.run.bodies) or an ``overturn`` event
+    says one did; NaN if none."""
+    times = [float(b["fell_time_s"]) for b in bodies or () if b.get("fell") and not b.get("fixed")]
+    times += [float(e["t"]) for e in events if e.get("event") == "overturn"]
+    return min(times) if times else math.nan
+
+
+def merge_falls(row: dict, bodies=None, events=()) -> dict:
+    """`row` (the response columns) with the bodies' falls (:func:`fall_time`): overturned at the first."""
+    t = fall_time(bodies, events)
+    if math.isfinite(t) and (not row["overturned"] or t < row["overturn_time_s"]):
+        row = row | {"overturned": True, "overturn_time_s": t, "peak_theta_over_alpha": math.inf,
+                     "residual_theta_over_alpha": math.nan}
+    return row
+
+
+def _movable(bodies) -> list[dict]:
+    return [b for b in bodies or () if not b.get("fixed")]
+
+
+def run_response(history: dict, info: dict, energy_error: float, events=(), bodies=None) -> tuple[dict, dict]:
     """The response columns of a DEM run (``dem run``'s summary.json ``response``, a batch's worlds.csv) and
     {column: why it is NaN} for those that are. From the scene's rocking bodies (``info['rocking_bodies']``,
-    :func:`dem_response`) where it declares them; otherwise from its ``*_over_alpha`` columns (peak and
-    residual only). ``events``: the run's events (dem.run.events); an ``overturn`` event counts as overturning."""
+    :func:`dem_response`) where it declares them; otherwise from its ``*_over_alpha`` columns (peak and residual)
+    and from every body's row of summary.json's ``bodies`` (dem.run.bodies: its tilt ÷ its own α, slip and
+    uplift). Overturning is any body's fall (``bodies``; an ``overturn`` event in ``events`` counts too)."""
     t = np.asarray(history.get("t", ()), float)
     energy_error = math.nan if energy_error is None else float(energy_error)
-    bodies = info.get("rocking_bodies")
+    declared = info.get("rocking_bodies")
+    fell_at = fall_time(bodies, events)
+    movable = _movable(bodies)
     why: dict[str, str] = {}
-    if bodies and "alpha_rad" in info and t.size:
-        row = dem_response(history, info, default_overturn_angle(float(info["alpha_rad"])), energy_error)
+    if declared and "alpha_rad" in info and t.size:
+        row = dem_response(history, info, default_overturn_angle(float(info["alpha_rad"])), energy_error, fell_at)
         if math.isnan(row["max_slip_m"]):
-            missing = sorted({b.get("ground_disp", "base_disp") for b in bodies
+            missing = sorted({b.get("ground_disp", "base_disp") for b in declared
                               if ground_displacement(history, b) is None})
             why["max_slip_m"] = (f"the history has no column {', '.join(missing)} (the displacement of the ground "
                                  "a rocking body stands on): the scene's rocking_body names none it records "
@@ -135,18 +171,26 @@ def run_response(history: dict, info: dict, energy_error: float, events=()) -> t
         row = empty_response()
         row["energy_error"] = energy_error
         ratios = [np.asarray(v, float) for k, v in history.items() if k.endswith("_over_alpha")]
+        tilted = [b for b in movable if b.get("tipping_angle_rad", 0.0) > 0.0 and _finite(b.get("peak_tilt_rad"))]
         if ratios and len(ratios[0]):
-            row["peak_theta_over_alpha"] = float(np.max([np.max(np.abs(r)) for r in ratios]))
+            keep = int(np.searchsorted(t, fell_at, side="left")) if math.isfinite(fell_at) else len(ratios[0])
+            row["peak_theta_over_alpha"] = float(np.max([np.max(np.abs(r[:max(keep, 1)])) for r in ratios]))
             row["residual_theta_over_alpha"] = float(max((r[-1] for r in ratios), key=abs))
+        elif tilted:  # every body's tilt ÷ its own α (dem.run.bodies)
+            row["peak_theta_over_alpha"] = max(b["peak_tilt_rad"] / b["tipping_angle_rad"] for b in tilted)
+            row["residual_theta_over_alpha"] = max((b["residual_tilt_rad"] / b["tipping_angle_rad"] for b in tilted
+                                                    if _finite(b.get("residual_tilt_rad"))), key=abs,
+                                                   default=math.nan)
         elif t.size:
             why["peak_theta_over_alpha"] = why["residual_theta_over_alpha"] = (
-                "the scene names no rocking body (info['rocking_bodies']) and records no *_over_alpha column")
-        none = "the scene names no rocking body (info['rocking_bodies'], dem.scenes.tools.rocking_body)"
-        why["max_slip_m"] = why["max_uplift_m"] = none if t.size else "no history rows"
-    overturns = [e for e in events if e.get("event") == "overturn"]
-    if overturns and not row["overturned"]:
-        row["overturned"] = True
-        row["overturn_time_s"] = float(overturns[0]["t"])
+                "the scene records no *_over_alpha column and has no movable body with a tipping angle")
+        for k in ("max_slip_m", "max_uplift_m"):
+            vals = [b[k] for b in movable if _finite(b.get(k))]
+            if vals:
+                row[k] = max(vals)
+            else:
+                why[k] = "no history rows" if not t.size else "no movable body (summary.json bodies)"
+    row = merge_falls(row, bodies, events)
     if not row["overturned"]:
         why["overturn_time_s"] = "no body overturned"
     elif math.isnan(row["residual_theta_over_alpha"]):

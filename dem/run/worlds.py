@@ -31,7 +31,7 @@ from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
 from .assembly_response import ASSEMBLY_COLUMNS, assembly_response
 from .options import RunOptions
-from .response import run_response
+from .response import merge_falls, run_response
 
 WORLDS_TABLE = "worlds.csv"
 
@@ -165,10 +165,12 @@ def world_row(scene: Scene, result) -> dict:
     and which first (summary.json's ``bodies``, dem.run.bodies)."""
 
     s = result.summary
-    row, _why = run_response(result.history, scene.info, s.get("max_energy_error"), s.get("events", []))
+    row, _why = run_response(result.history, scene.info, s.get("max_energy_error"), s.get("events", []),
+                             s.get("bodies"))
     if "assembly" in scene.info and "alpha_rad" in scene.info:  # every block of it (dem.run.assembly_response)
         energy = s.get("max_energy_error")
         row = assembly_response(result.history, scene.info, energy_error=math.nan if energy is None else energy)
+        row = merge_falls(row, s.get("bodies"), s.get("events", []))  # any body's fall (dem.run.bodies)
     # every body (dem.run.bodies, summary.json's bodies): how many fell, and the first
     fell = sorted((b for b in s.get("bodies") or [] if b.get("fell")), key=lambda b: b["fell_time_s"])
     bodies = {"bodies_fell": len(fell), "first_fell_body": fell[0]["name"] if fell else ""}

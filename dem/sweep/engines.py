@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..run.assembly_response import assembly_response
 from ..run.options import RunOptions
-from ..run.response import default_overturn_angle, dem_response, empty_response, rigid_response
+from ..run.response import default_overturn_angle, dem_response, empty_response, merge_falls, rigid_response
 from ..scenes.scene import build_scene, load_scene_module, resolve_params
 from ..scenes.tools import RECORD_PARAMS, base_signal, shaking_direction
 
@@ -158,6 +158,9 @@ def _dem_batch(batch: Batch) -> list[dict]:
             # an assembly (a column of drums): every block, its joints' dislocations (dem.run.assembly_response)
             resp = (assembly_response(res.history, scene.info, angle, energy) if "assembly" in scene.info
                     else dem_response(res.history, scene.info, angle, energy))
+            # a body that fell as the run saw it (dem.run.bodies: its own overturning angle, or a drop) overturns
+            # the case at that time too, whether the scene declares it or not
+            resp = merge_falls(resp, res.summary.get("bodies"), res.summary.get("events", []))
             if status == "unstable" and resp["overturned"] and resp["overturn_time_s"] < res.history["t"][-1]:
                 # the run broke down after the body had fallen past θ_ov (a toppled pier hitting the base):
                 # the outcome is known, the instability is noted

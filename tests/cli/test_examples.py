@@ -39,6 +39,20 @@ def test_stacked_blocks_scene(tmp_path):
     assert (tmp_path / "run" / "plot_rocking.png").exists() and (tmp_path / "run" / "summary.json").exists()
 
 
+def test_the_command_line_gives_the_examples_warning_in_one_line(tmp_path):
+    """(Issue 32: `dem run examples/stacked_blocks.py` printed ".../dem/cli/main.py:207: UserWarning:
+    damping_mass='body' ...".) The scene's start-up note (two bodies on an interface whose dashpots use the body's
+    mass, dem.model.timestep.body_dashpot_notes) is one line `dem: warning: ...`, without Python's source path."""
+    env = os.environ | {"PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    r = subprocess.run([sys.executable, "-m", "dem.cli", "run", str(EXAMPLES / "stacked_blocks.py"), "--set",
+                        "t_end=0.02", "--no-plots", "--no-progress", "--out", "run"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr[-3000:]
+    notes = [ln for ln in r.stderr.splitlines() if "damping_mass='body'" in ln]
+    assert notes and all(ln.startswith("dem: warning: ") for ln in notes), r.stderr
+    assert "UserWarning" not in r.stderr and "main.py:" not in r.stderr, r.stderr
+
+
 def test_parameter_loop(tmp_path):
     """Scales 0.5 and 1.5 of the 0.4 g record over its first 1.5 s: the upper block (tan α = 1/3) stays down at
     0.2 g, below the uplift threshold g tan α, and rocks at 0.6 g."""

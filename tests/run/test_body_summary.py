@@ -99,16 +99,48 @@ def test_summary_line_names_the_fallen_body(two_blocks):
     from dem.output.headline import headline_text
 
     _result, summary = two_blocks
-    assert f"1 of 2 bodies fell (pushed at {summary['bodies'][1]['fell_time_s']:.3g} s)" in headline_text(summary)
+    line = headline_text(summary)
+    assert line.startswith(f"1 of 2 bodies fell (pushed at {summary['bodies'][1]['fell_time_s']:.3g} s)"), line
+    assert "tipped over" not in line and "passed α" not in line  # one time for one collapse
+
+
+def test_one_time_of_collapse_everywhere_without_declarations(two_blocks, tmp_path):
+    """(Issue 32: a user's statue fell while worlds.csv said overturned False, the response "no body overturned",
+    events nothing, and --stop-on overturn ran to the end.) The two blocks' scene declares nothing (no rocking
+    bodies, no events, no α): the pushed block's fall is the same time in summary.json's bodies and response,
+    its overturn event, a batch's worlds.csv, and a run stopped on it."""
+    import pandas as pd
+
+    from dem.run.driver import run_scene
+    from dem.run.worlds import Worlds, run_worlds
+
+    _result, summary = two_blocks
+    fell = summary["bodies"][1]["fell_time_s"]
+    assert summary["response"]["overturned"] is True and summary["response"]["overturn_time_s"] == fell
+    assert [(e["event"], e["body"], e["t"]) for e in summary["events"]] == [("overturn", "pushed", fell)]
+    # every body measured: the resting block neither slips nor lifts (round-off of its settling: micrometres)
+    rest = summary["bodies"][0]
+    assert rest["max_slip_m"] < 1e-5 and rest["max_uplift_m"] < 1e-5
+    assert summary["bodies"][1]["max_uplift_m"] > 0.01  # the pushed block's far edge rises as it tips (0.1 m × sin θ)
+
+    stopped = run_scene(_scene(), stop_on=("overturn",), progress=False, plots=False)
+    assert stopped.summary["status"] == "stopped" and stopped.summary["stopped_by"]["t"] == fell
+    assert stopped.summary["t_end"] == pytest.approx(fell, abs=1e-9)
+
+    out = tmp_path / "batch"
+    run_worlds(Worlds([_scene()], [{}]), out_dir=out, progress=False, plots=False)
+    row = pd.read_csv(out / "worlds.csv").iloc[0]
+    assert bool(row["overturned"]) and row["overturn_time_s"] == pytest.approx(fell, abs=1e-12)
+    assert row["bodies_fell"] == 1 and row["first_fell_body"] == "pushed"
 
 
 def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
-    """Made-up rows (no run): a block carried 0.3 m by its table and shifted 2 mm on it; a second block that
-    drops off what carried it (its centre 0.06 m lower on the table: more than half its 0.1 m width) without
-    turning."""
+    """Made-up rows (no run): a block carried 0.3 m by its table and shifted 2 mm on it (its slip); a second
+    block that drops off what carried it (its centre 0.06 m lower on the table than where it rested: more than
+    half its 0.1 m width) without turning."""
     import dem
     from dem.model.walls import WallMotion
-    from dem.physics.recording import C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.physics.recording import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
     from dem.run.bodies import BodyTracker
 
     stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, density=2500.0)
@@ -126,6 +158,7 @@ def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
         base = lay.clump_base + CLUMP_WIDTH * c
         rows[:, base + C_QUAT] = 1.0
         rows[:, base + C_POS: base + C_POS + 3] = model.clumps[c].position
+        rows[0, base + C_KT] = 1e6  # resting on the table at t = 0 (a contact's stiffness, N/m)
     table = np.array([0.0, 0.1, 0.3])
     rows[:, lay.wall_base] = table  # the table's displacement along x
     rows[:, lay.clump_base + CLUMP_WIDTH * carried + C_POS] += table + [0.0, 0.0, 0.002]
@@ -141,6 +174,40 @@ def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
     assert got[1]["drop_limit_m"] == pytest.approx(SIZE[0] / 2)
     assert (got[1]["fell"], got[1]["fell_by"], got[1]["fell_time_s"]) == (True, "drop", 0.3)
     assert got[1]["peak_rotation_rad"] == 0.0
+    # slip over the table: the 2 mm it was shifted (every footprint point alike), no uplift
+    assert got[0]["max_slip_m"] == pytest.approx(0.002, abs=DISP_TOL) and got[0]["max_uplift_m"] == 0.0
+    # the dropped block's footprint went down, not up; it stayed where it was while the table moved 0.3 m under
+    # it, to the record of its fall included: a slip of 0.3 m over the table
+    assert got[1]["max_uplift_m"] == 0.0 and got[1]["max_slip_m"] == pytest.approx(0.3, abs=DISP_TOL)
+
+
+def test_a_body_dropped_from_a_height_is_measured_from_where_it_lands():
+    """Made-up rows: a block released 0.3 m above a floor (no contact at t = 0) falls 0.3 m and lands: by
+    design, not a fall; it falls only once it drops more than half its width below where it landed."""
+    import dem
+    from dem.physics.recording import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.run.bodies import BodyTracker
+
+    stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, density=2500.0)
+    tpl = dem.box_clump(SIZE[0], SIZE[1], SIZE[0], r_core=0.02)
+    b = dem.ModelBuilder()
+    b.add_wall((0, 0, 0), (0, 0, 1), material=stone, name="floor")
+    c = b.add_clump(tpl, material=stone, position=(0.0, 0.0, 0.5), name="box")
+    model = b.finalize()
+    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    rows = np.zeros((4, lay.width))
+    rows[:, 0] = [0.0, 0.25, 0.5, 0.75]
+    base = lay.clump_base + CLUMP_WIDTH * c
+    rows[:, base + C_QUAT] = 1.0
+    rows[:, base + C_POS + 2] = [0.5, 0.2, 0.2, 0.1]  # lands at 0.25 s, then 0.1 m lower (> 0.05 m)
+    rows[1:, base + C_KT] = [1e6, 1e6, 0.0]
+    tracker = BodyTracker(model, lay, {})
+    tracker.update(rows[:3])
+    assert not tracker.summary()[0][0]["fell"]
+    assert tracker.falls(rows[3:])[0][1]["t"] == 0.75  # the event, before the rows are taken
+    tracker.update(rows[3:])
+    got = tracker.summary()[0][0]
+    assert (got["fell"], got["fell_by"], got["fell_time_s"]) == (True, "drop", 0.75)
 
 
 COLUMN = {"drums": 3, "capital": False, "shaft_height": 1.2, "radius": 0.15, "top_radius": 0.15, "r_joint": 0.025,

@@ -25,7 +25,8 @@ def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
     """(Was: a block released past its tipping angle fell off the base and tumbled in free fall with status
     ok.) The coarse Peña block (r1 = 10 mm, edge spheres centred on its side faces) tips over them at
     atan(b/(h/2 − r1)) = 14.31°: released from rest at 14.1° it rocks back (no event; |θ| never exceeds 14.1°,
-    energy), at 14.5° it overturns: flagged at once, then it falls off the base and leaves the domain, where
+    energy), at 14.5° it overturns: flagged when it falls (its tilt reaches (α + 90°)/2 = 52.0°, α = 14.04°
+    the scene's: the body's fell_time_s, issue 32), then it falls off the base and leaves the domain, where
     the run stops."""
     alpha = math.degrees(tipping_angle(0.125 + 0.01, 0.5, 0.01))  # edge sphere centre on the side face
     assert 14.1 < alpha < 14.5
@@ -40,20 +41,23 @@ def test_overturning_block_is_flagged_and_stopped(ti_cpu, tmp_path, capsys):
     s = strict_json(above / "summary.json")
     kinds = [e["event"] for e in s["events"]]
     assert s["status"] == "stopped" and s["stopped_by"]["event"] == "left_domain" and kinds[0] == "overturn"
-    assert s["events"][0]["t"] <= 2e-4 and "past its overturning angle 14.3°" in s["events"][0]["detail"]
+    assert s["events"][0]["t"] == s["bodies"][0]["fell_time_s"] == s["response"]["overturn_time_s"]
+    assert "reached its overturning angle 52°" in s["events"][0]["detail"]
     hist = read_history(above)
     # the run ends at the record where the block left the domain (z < −1 m): history ends there too
     assert hist["t"][-1] == pytest.approx(s["stopped_by"]["t"]) == pytest.approx(s["t_end"])
     assert s["t_end"] < 4.0 and abs(hist["theta_deg"][-1]) > 60.0
     assert "dem: event: overturn of 'block'" in err and "dem: stopped at t =" in err
 
-    # --stop-on overturn: the run ends at the first record past the overturning angle
+    # --stop-on overturn: the run ends at the record where the block fell (its tilt at the overturning angle)
     stop = tmp_path / "stop"
-    assert main(["run", *PENA_COARSE, "theta0_deg=20", "--t-end", "1.0", "--stop-on", "overturn", *QUIET,
+    assert main(["run", *PENA_COARSE, "theta0_deg=20", "--t-end", "2.0", "--stop-on", "overturn", *QUIET,
                  "--out", str(stop)]) == 0
     s = strict_json(stop / "summary.json")
-    assert s["status"] == "stopped" and s["stopped_by"]["event"] == "overturn" and s["t_end"] == pytest.approx(1e-4)
-    assert len(read_history(stop)["t"]) == 2
+    assert s["status"] == "stopped" and s["stopped_by"]["event"] == "overturn"
+    assert s["t_end"] == pytest.approx(s["bodies"][0]["fell_time_s"], abs=1e-9) and s["t_end"] < 2.0
+    theta = np.abs(read_history(stop)["theta_deg"])
+    assert theta[-1] >= math.degrees(s["bodies"][0]["overturn_angle_rad"]) > theta[-2]  # the history ends there
 
 
 def _sliding_block(v0: float, mu: float) -> Scene:
