@@ -87,6 +87,11 @@ def test_pena_block_slip_over_its_wall_in_worlds_csv_and_summary(ti_cpu, tmp_pat
         summary = json.loads((out / f"world_{k:03d}" / "summary.json").read_text())
         assert summary["response"]["max_slip_m"] == pytest.approx(table["max_slip_m"][k], rel=1e-9)
         assert summary["null_reasons"]["response.overturn_time_s"] == "no body overturned"
+        # (issue 32: 5.1° for a block whose largest tilt was 2.9°) the tilt is read from upright, as the scene's
+        # rocking probe reads it: the release at 2.9° is the largest, and theta_deg says what it measures
+        block = summary["bodies"][0]
+        assert block["peak_tilt_rad"] == pytest.approx(math.radians(2.9), abs=1e-12)  # the pose at t = 0, exactly
+        assert "from the vertical (0 upright as built" in summary["columns"]["theta_deg"]["meaning"]
 
 
 def test_a_scene_without_rocking_bodies_measures_its_bodies(ti_cpu, tmp_path):
