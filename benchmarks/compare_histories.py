@@ -8,11 +8,14 @@ checkout's digests.
 
 The cases (serial CPU path, f64): the Peña block at the coarse packing for 0.5 s, the four-pier bridge for 2 s
 at 0.5 g (1 s of settling, then 1 s of Eq. 42's ramp), and a batch of 3 Peña worlds (θ0 = 2, 2.5, 3°) for
-0.3 s. It uses only ``python -m dem.cli run``, so it runs unchanged on a checkout of any layout. A checkout that
-writes history.parquet (the default since issue 23) is digested as the history.csv its numbers make (header and
-'%.10g' rows, dem.output.files.format_rows: what ``dem run --csv`` writes), so digests compare across the change
-of format; the digests are keyed by .../history.csv either way. Where digests differ, the largest difference of
-each column relative to its largest magnitude is printed.
+0.3 s; and the gate of the contact pipeline's rewrite (issue 29): the single pier (4 s at 0.5 g), the bridge at
+0.1 g, the drum column under a Ricker pulse, the arch, the masonry wall, stacked packages, and two cases on the
+block path (``--parallel``). It uses only ``python -m dem.cli run``, so it runs unchanged on a checkout of any
+layout. A checkout that writes history.parquet (the default since issue 23) is digested as the history.csv its
+numbers make (header and '%.10g' rows, dem.output.files.format_rows: what ``dem run --csv`` writes), so digests
+compare across the change of format; the digests are keyed by .../history.csv either way; a Parquet history also
+gets a digest of its float64 bits (.../history.parquet). Where digests differ, the largest difference of each
+column relative to its largest magnitude is printed.
 """
 
 from __future__ import annotations
@@ -31,6 +34,16 @@ CASES = {
     "pena_coarse": ["pena_block", *COARSE, "--t-end", "0.5"],
     "pier_deck_0.5g": ["pier_deck", "--set", "pga_g=0.5", "--t-end", "2"],
     "pena_batch3": ["pena_block", *COARSE, "--t-end", "0.3", "--vary", "theta0_deg=2,2.5,3"],
+    # the gate of issue 29's first step: every kind of contact the engine has, on its default scenes
+    "single_pier": ["single_pier", "--t-end", "4"],
+    "pier_deck_0.1g": ["pier_deck", "--set", "pga_g=0.1", "--t-end", "2"],
+    "drum_column": ["drum_column", "--set", "pulse=ricker", "--set", "pulse_pga_g=0.4", "--t-end", "1.5"],
+    "arch": ["arch", "--set", "tilt_rate=0.5", "--t-end", "1.0"],
+    "masonry_wall": ["masonry_wall", "--t-end", "0.5"],
+    "packages": ["vehicle_packages", "--set", "box_stack=2", "--t-end", "0.5"],
+    # the block path on the CPU (one thread a block: the same stages, the launch of a GPU)
+    "pena_batch3_blocks": ["pena_block", *COARSE, "--t-end", "0.3", "--vary", "theta0_deg=2,2.5,3", "--parallel"],
+    "pier_deck_blocks": ["pier_deck", "--set", "pga_g=0.5", "--t-end", "1", "--parallel"],
 }
 
 
@@ -52,6 +65,20 @@ def digest(folder: Path) -> str:
     return hashlib.sha256(history_text(folder)).hexdigest()
 
 
+def float_digest(folder: Path) -> str | None:
+    """SHA-256 of history.parquet's float64 values (every bit, not '%.10g'), or None for a CSV history."""
+    if not (folder / "history.parquet").exists():
+        return None
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(folder / "history.parquet")
+    h = hashlib.sha256(",".join(table.column_names).encode())
+    for k in table.column_names:
+        h.update(np.ascontiguousarray(table.column(k).to_numpy(), dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
 def run_cases(out: Path, names: list[str]) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     found = {}
@@ -63,6 +90,9 @@ def run_cases(out: Path, names: list[str]) -> dict:
         print(f"{name}: {time.perf_counter() - t0:.1f} s")
         for d in sorted({h.parent for pattern in ("history.csv", "history.parquet") for h in folder.rglob(pattern)}):
             found[str((d / "history.csv").relative_to(out))] = digest(d)
+            bits = float_digest(d)
+            if bits is not None:
+                found[str((d / "history.parquet").relative_to(out))] = bits
     (out / "digests.json").write_text(json.dumps(found, indent=1) + "\n")
     return found
 
@@ -99,7 +129,7 @@ def compare(old: Path, new: Path) -> int:
             continue
         bad += 1
         print(f"DIFFERENT  {key}")
-        if key in da and key in db:
+        if key in da and key in db and key.endswith(".csv"):
             print("\n".join(column_differences(old / key, new / key)))
     print(f"{len(set(da) | set(db)) - bad} identical, {bad} different")
     return 1 if bad else 0

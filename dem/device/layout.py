@@ -6,14 +6,18 @@ constants below name every slot; kernels read and write through them (or the acc
 bare numbers. The ledger (ledger.py), the damping block (damping_layout.py) and the record row (recording.py) keep
 their own layouts beside the quantities they describe.
 
-Per clump (``State.monitor``, vec8):
-    MON_WALL_MOTION   bound on any hull point's motion since the last wall-candidate rebuild [m]
-    MON_KN            Σ k_n of its contacts at the last record step [N/m]
-    MON_KN_LEVER2     Σ k_n |r × n|² [N·m]
-    MON_CN            Σ c_n [N·s/m]
-    MON_QUIET         steps in a row below the sleep thresholds
-    MON_ASLEEP        1 while asleep, else 0
-    MON_PAIR_MOTION   bound on any hull point's motion since the last body-pair search [m]
+Per clump (``State.monitor``, vec8), each slot with the code that writes it (adds, sets, restarts):
+    MON_WALL_MOTION   bound on any hull point's motion since the last wall-candidate rebuild [m]: added by the law
+                      of motion (integrator), restarted by the skin test that rebuilds (step.begin_step)
+    MON_KN            Σ k_n of its contacts at the last record step [N/m]: the record stage (recording.py) only
+    MON_KN_LEVER2     Σ k_n |r × n|² [N·m]: the record stage only
+    MON_CN            Σ c_n [N·s/m]: the record stage only
+    MON_QUIET         steps in a row below the sleep thresholds: the sleep logic of integrator.py only (the law of
+                      motion, integrator.wake_if_unbalanced and integrator.wake, which the contact stages call)
+    MON_ASLEEP        1 while asleep, else 0: the same
+    MON_PAIR_MOTION   bound on any hull point's motion since the last body-pair search [m]: added by the law of
+                      motion, restarted by the body-pair search that ran (host or device)
+    (slot 7 unused)
 
 Per contact (``Contacts.hist``, ``Contacts.pair_hist``, vec5), the contact's history, for every contact law:
     HIST_SHEAR        elastic shear force of the last step [N], world frame (3 slots)
@@ -30,6 +34,12 @@ PFC local damping coefficient [-], fixed-DOF bitmask (x, y, z, rx, ry, rz; a sma
 real), inertia tensor about the centre of mass in the body frame, row by row [kg·m²]. Per wall
 (``DeviceModel.wall_geom``, vec16): origin [m], unit normal, u and v axes, half lengths along u and v [m]
 (0: infinite plane), the world-local material index, the interval of its velocity table [s].
+
+Per world, the diagnostics' row ``DiagArgs.ledger[w]`` holds two regions: the energy ledger's columns [0,
+ledger.LEDGER_SIZE) (written by recording.py only) and, under damping_mass "shared", the interface stiffness sums
+K_I from ledger.LEDGER_SIZE on, one column per (body, wall) and (body, body) interface (:func:`kface_column`;
+written by interface_stiffness.py only, read by the contact stages). They share one array because a kernel binds
+at most runtime.MAX_KERNEL_ARRAYS arrays.
 
 Per world: integers ``world_info`` (offsets of the world's bodies, spheres, walls, ... in the concatenated
 arrays, see WI_*), reals ``world_param`` (gravity, skins, sleep thresholds, see WP_*), and the counters

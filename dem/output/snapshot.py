@@ -1,8 +1,8 @@
 """Snapshots of a simulation for visualisation and post-processing: world sphere positions and velocities,
 walls, and the contact network (every touching hull-sphere–wall and hull-sphere–hull-sphere pair).
 
-Each contact is evaluated by the step's own contact functions (wall_contact.wall_contact,
-pair_contact.pair_contact) with the inputs the next step will give them — positions at t, velocities at
+Each contact is evaluated by the step's own contact functions (wall_contact.contact_on_wall,
+pair_contact.contact_between) with the inputs the next step will give them — positions at t, velocities at
 t − Δt/2, the stored shear force plus this step's increment — without changing any state. Its force is
 the elastic part plus the dashpot part c·(relative velocity at t − Δt/2): what the probe slots record, so
 summing a frame's contacts over an interface gives that interface's probe columns at the frame's time to
@@ -17,10 +17,11 @@ import numpy as np
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
+from ..physics.contact_geometry import load_body, load_plane
 from ..physics.interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
-from ..physics.pair_contact import pair_contact
+from ..physics.pair_contact import contact_between
 from ..physics.simulation import ContactArgs, ModelArgs, StateArgs
-from ..physics.wall_contact import wall_contact, wall_frame
+from ..physics.wall_contact import contact_on_wall
 
 
 @dataclass
@@ -114,18 +115,19 @@ _XC, _NRM, _OVL, _FE, _FD, _FS, _FSD, _KS, _SLIP, _WK = 0, 3, 6, 7, 8, 9, 12, 15
 
 
 @ti.func
-def _write_row(out_f: ti.template(), k, hit):
+def _write_row(out_f: ti.template(), k, g, r):
+    """Row k of the export: a touching contact's geometry g and response r."""
     for q in ti.static(range(3)):
-        out_f[k, _XC + q] = hit.point[q]
-        out_f[k, _NRM + q] = hit.normal[q]
-        out_f[k, _FS + q] = hit.shear[q]
-        out_f[k, _FSD + q] = hit.shear_dashpot[q]
-    out_f[k, _OVL] = hit.overlap
-    out_f[k, _FE] = hit.fn_elastic
-    out_f[k, _FD] = hit.fn_dashpot
-    out_f[k, _KS] = hit.hist[LY.HIST_KS]
-    out_f[k, _SLIP] = hit.e_friction
-    out_f[k, _WK] = hit.e_stiffness
+        out_f[k, _XC + q] = g.point[q]
+        out_f[k, _NRM + q] = g.normal[q]
+        out_f[k, _FS + q] = r.shear[q]
+        out_f[k, _FSD + q] = r.shear_dashpot[q]
+    out_f[k, _OVL] = g.overlap
+    out_f[k, _FE] = r.fn_elastic
+    out_f[k, _FD] = r.fn_dashpot
+    out_f[k, _KS] = r.hist[LY.HIST_KS]
+    out_f[k, _SLIP] = r.e_friction
+    out_f[k, _WK] = r.e_stiffness
 
 
 @ti.kernel
@@ -147,19 +149,17 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         i = pair[0]
         wall = pair[1]
         c = md.sph_info[i][0]
-        o, n, u, v, hu, hv = wall_frame(md, st, wall)
         vw, vw_now = LY.wall_velocities(st, wall)
         mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[wall][LY.WG_MATERIAL], ti.i32))
         k_sum = 0.0
         if shared_mass:
             k_sum = ksum[0, LY.kface_column(wd, c, wall - wd.wall0)]
-        hit = wall_contact(md.sph_body[i], ct.hist[LY.wall_history_index(wd, i, wall)], dt, st.pos[c], st.rot[c],
-                           st.vel[c], st.omega[c], LY.clump_mass(md, c), k_sum, o, n, u, v, hu, hv, vw, vw_now, mat,
-                           False)
-        if hit.touching == 1:
+        g, r = contact_on_wall(md.sph_body[i], load_body(md, st, c), load_plane(md, st, wall), vw, vw_now, mat,
+                               ct.hist[LY.wall_history_index(wd, i, wall)], k_sum, dt, False)
+        if g.touching == 1:
             out_i[n_out, 0] = i - wd.hull0
             out_i[n_out, 1] = wall - wd.wall0
-            _write_row(out_f, n_out, hit)
+            _write_row(out_f, n_out, g, r)
             n_out += 1
     return n_out
 
@@ -184,19 +184,18 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         j = pair[1]
         a = md.sph_info[i][0]
         b = md.sph_info[j][0]
-        ma = LY.clump_mass(md, a)
-        mb = LY.clump_mass(md, b)
+        ba = load_body(md, st, a)
+        bb = load_body(md, st, b)
         mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
         k_sum = 0.0
         if shared_mass:
             k_sum = ksum[0, LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
-        hit = pair_contact(md.sph_body[i], md.sph_body[j], ct.pair_hist[base + k], dt, st.pos[a], st.rot[a],
-                           st.vel[a], st.omega[a], st.pos[b], st.rot[b], st.vel[b], st.omega[b], ma * mb / (ma + mb),
-                           k_sum, mat, False)
-        if hit.touching == 1:
+        g, r = contact_between(md.sph_body[i], md.sph_body[j], ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass), mat,
+                               ct.pair_hist[base + k], k_sum, dt, False)
+        if g.touching == 1:
             out_i[n_out, 0] = i - wd.hull0
             out_i[n_out, 1] = j - wd.hull0
-            _write_row(out_f, n_out, hit)
+            _write_row(out_f, n_out, g, r)
             n_out += 1
     return n_out
 

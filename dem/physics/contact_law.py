@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..device import runtime
 from ..device.kernel_lang import ti
 from ..model.materials import (
     DAMPING_MASSES,
@@ -41,6 +42,30 @@ from ..model.materials import (
 
 LAW_LINEAR = int(ContactLaw.LINEAR)
 LAW_HERTZ = int(ContactLaw.HERTZ_MINDLIN)
+
+NormalForce = None  # struct type of :func:`normal_force`'s result, defined at init (runtime.define_types)
+ShearForce = None  # struct type of :func:`shear_force`'s result, defined at init
+
+
+def _define_types(real):
+    global NormalForce, ShearForce
+    v3 = ti.types.vector(3, real)
+    NormalForce = ti.types.struct(
+        elastic=real, dashpot=real,  # spring and dashpot force along the normal [N] (dashpot at δ̇ as given)
+        k_n=real, k_s=real,  # tangent normal and shear stiffness [N/m]
+        strain=real,  # normal strain energy [J]
+        c_s=real, c_n=real,  # shear and normal dashpot coefficients [N·s/m]
+    )
+    ShearForce = ti.types.struct(
+        elastic=v3, dashpot=v3,  # elastic (Mindlin) shear force and the shear dashpot's [N]
+        slip=real,  # slip dissipation D of the step [J]
+        strain=real,  # shear strain energy |F|²/(2k_s) [J]
+        c_s=real,  # shear dashpot coefficient in effect [N·s/m] (0 while sliding)
+        stiffness_work=real,  # work of the stiffness change W_k [J]
+    )
+
+
+runtime.define_types(_define_types)
 
 
 @ti.func
@@ -120,8 +145,8 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact, k_sum):
         k_sum: the interface's stiffness sum K_I [N/m] under ``damping_mass = "shared"`` (ignored otherwise):
         the dashpots then use the contact's share of m_c (:func:`dashpot_mass`).
     Returns:
-        (f_elastic [N], f_damp [N], k_n tangent [N/m], k_s [N/m], normal strain energy [J],
-         shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m], normal dashpot coefficient c_n [N·s/m]).
+        a ``NormalForce``: elastic [N], dashpot [N], k_n tangent [N/m], k_s [N/m], normal strain energy [J],
+        shear dashpot coefficient c_s = 2β_s√(m_c k_s) [N·s/m], normal dashpot coefficient c_n [N·s/m].
     Every law's normal dashpot is linear in δ̇, f_damp = c_n δ̇ (for the impact laws c_n = f_el χ̂/δ̇⁻), so the
     solver can also apply it implicitly. With ``no_tension`` a dashpot that would pull harder than the
     spring pushes is clipped (f_damp = −f_el) and c_n is returned as 0.
@@ -162,7 +187,7 @@ def normal_force(p, r_eff, m_c, delta, delta_dot, v_impact, k_sum):
     if p[PAIR_NOTENSION] > 0.5 and f_e + f_d < 0.0:
         f_d = -f_e
         c_n = 0.0
-    return f_e, f_d, k_n, k_s, e_n, c_s, c_n
+    return NormalForce(elastic=f_e, dashpot=f_d, k_n=k_n, k_s=k_s, strain=e_n, c_s=c_s, c_n=c_n)
 
 
 @ti.func
@@ -177,9 +202,9 @@ def shear_force(p, fs_old, ks_old, normal, v_shear, k_s, f_elastic, c_shear, dt)
         f_elastic: elastic normal force [N]; c_shear: shear dashpot coefficient 2β_s√(m_c k_s) [N·s/m];
         dt: time step [s].
     Returns:
-        (elastic shear force F [N], shear dashpot force [N], slip dissipation D [J], shear strain energy
-         |F|²/(2k_s) [J], shear dashpot coefficient in effect [N·s/m] (0 while sliding), work of the stiffness
-         change W_k [J]).
+        a ``ShearForce``: elastic shear force F [N], shear dashpot force [N], slip dissipation D [J], shear strain
+        energy |F|²/(2k_s) [J], shear dashpot coefficient in effect [N·s/m] (0 while sliding), work of the
+        stiffness change W_k [J].
     The old force is first turned into the current contact plane, keeping its magnitude (PFC); on a flat wall it
     already lies in that plane and the square roots of the turn are skipped. Under ``shear_unloading =
     "rescale"`` (materials.PAIR_RESCALE) it is then scaled by k_s/k_s⁰ when k_s has fallen (Thornton et al.
@@ -222,7 +247,7 @@ def shear_force(p, fs_old, ks_old, normal, v_shear, k_s, f_elastic, c_shear, dt)
     e_s = 0.0
     if k_s > 0.0:
         e_s = new.dot(new) / (2.0 * k_s)
-    return new, damp, slip, e_s, c_eff, w_k
+    return ShearForce(elastic=new, dashpot=damp, slip=slip, strain=e_s, c_s=c_eff, stiffness_work=w_k)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ from ..device.damping_layout import DAMP_FORCE, DAMP_SCALAR, DAMP_WIDTH, OTHER_F
 from ..device.kernel_lang import ti
 from .rotation import quat_from_rotvec, quat_mul, quat_to_mat
 from .small_linalg import mat_mat, mat_vec
-from .wall_contact import wall_velocity
 
 ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)
 
@@ -115,6 +114,34 @@ def _rhs_row(rhs, lhs, u0, fixed, i: ti.template()):
 
 
 SLEEP_ACCEL = 1e-6  # ÷ g
+
+
+@ti.func
+def wall_velocity(md: ti.template(), w, t):  # in:
+    """Prescribed wall velocity at time t [s]: linear interpolation of the sampled table.
+
+    In/out — in md: wall_geom[w], wall_vel[w].
+    """
+    dtab = md.wall_geom[w][LY.WG_TABLE_DT]
+    n = md.wall_vel.shape[1]
+    s = ti.max(t / dtab, 0.0)
+    i = ti.min(ti.cast(s, ti.i32), n - 1)
+    j = ti.min(i + 1, n - 1)
+    f = ti.min(s - i, 1.0)
+    return md.wall_vel[w, i] * (1.0 - f) + md.wall_vel[w, j] * f
+
+
+@ti.func
+def wake(c,  # in:
+         st: ti.template()):  # out:
+    """Wake clump c: the contact stages call it when a moving body touches it (the sleep slots are written here
+    and by the law of motion only).
+
+    In/out — out st: monitor[c]: quiet steps and asleep.
+    """
+    # element stores: on the block path other threads may be adding to this body's monitor sums
+    st.monitor[c][LY.MON_QUIET] = 0.0
+    st.monitor[c][LY.MON_ASLEEP] = 0.0
 
 
 @ti.func

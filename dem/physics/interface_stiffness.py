@@ -21,9 +21,8 @@ each column about once per thread.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
+from .contact_geometry import load_plane, sphere_centre, sphere_plane, sphere_sphere
 from .contact_law import normal_stiffness
-from .small_linalg import mat_vec
-from .wall_contact import plane_distance, wall_frame
 
 
 @ti.func
@@ -73,12 +72,8 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
                 active = 0
         if active == 1:
             b = md.sph_body[i]
-            r = b[3]
-            x = st.pos[c] + mat_vec(st.rot[c], ti.Vector([b[0], b[1], b[2]]))
-            o, n, u, v, hu, hv = wall_frame(md, st, w)
-            dist, _normal, valid = plane_distance(x, o, n, u, v, hu, hv)
-            overlap = r - dist
-            if valid == 1 and overlap > 0.0 and dist > -r:  # touching, as wall_contact.wall_contact decides
+            g = sphere_plane(sphere_centre(st.pos[c], st.rot[c], b), b[3], load_plane(md, st, w))
+            if g.touching == 1:  # the force pass's geometry (wall_contact.contact_on_wall)
                 mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
                 if mat[PAIR_SHARED] > 0.5:
                     col = col0 + LY.kface_column(wd, c, w - wd.wall0)
@@ -86,7 +81,7 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
                         _add(karr, row, cur, acc, shared)
                         cur = col
                         acc = 0.0
-                    acc += normal_stiffness(mat, r, overlap)
+                    acc += normal_stiffness(mat, g.r_eff, g.overlap)
     _add(karr, row, cur, acc, shared)
     return cost
 
@@ -116,12 +111,9 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
         if active == 1:
             bi = md.sph_body[pair[0]]
             bj = md.sph_body[pair[1]]
-            xi = st.pos[a] + mat_vec(st.rot[a], ti.Vector([bi[0], bi[1], bi[2]]))
-            xj = st.pos[b] + mat_vec(st.rot[b], ti.Vector([bj[0], bj[1], bj[2]]))
-            d = xi - xj
-            dist = d.norm()
-            overlap = bi[3] + bj[3] - dist
-            if overlap > 0.0 and dist > 0.0:  # touching, as pair_contact.pair_contact decides
+            g = sphere_sphere(sphere_centre(st.pos[a], st.rot[a], bi), bi[3], sphere_centre(st.pos[b], st.rot[b], bj),
+                              bj[3])
+            if g.touching == 1:  # the force pass's geometry (pair_contact.contact_between)
                 mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
                 if mat[PAIR_SHARED] > 0.5:
                     col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
@@ -129,6 +121,6 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
                         _add(karr, row, cur, acc, shared)
                         cur = col
                         acc = 0.0
-                    acc += normal_stiffness(mat, 2.0 * bi[3] * bj[3] / (bi[3] + bj[3]), overlap)
+                    acc += normal_stiffness(mat, g.r_eff, g.overlap)
     _add(karr, row, cur, acc, shared)
     return cost

@@ -13,110 +13,35 @@ contacts between the same two bodies (:func:`_derive_pair_damping`).
 """
 
 from ..device import layout as LY
-from ..device import runtime
 from ..device.damping_layout import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
 from ..device.kernel_lang import ti
+from . import contact_geometry as CG
+from . import contact_response as CR
+from . import contact_sums as CS
 from . import ledger as L
 from . import recording as R
-from .contact_law import normal_force, shear_force
+from .contact_geometry import load_body, motion_between, sphere_centre, sphere_sphere
+from .contact_response import respond
+from .integrator import wake
 from .small_linalg import mat_mat, mat_vec
-from .wall_contact import IMPACT_SPEED_FLOOR, damping_block
-
-PairHit = None  # struct type of one pair's result, defined at init (runtime.define_types)
-
-
-def _define_types(real):
-    global PairHit
-    v3 = ti.types.vector(3, real)
-    PairHit = ti.types.struct(
-        touching=ti.i32,
-        force=v3,  # on body a [N] (−force on b); dashpots left out when they are implicit
-        torque_a=v3, torque_b=v3,  # about each body's centre of mass [N·m]
-        e_damping=real, e_friction=real, e_strain=real,  # [J]
-        e_stiffness=real,  # work of the shear stiffness change in the step [J] (contact_law.shear_force)
-        ratio=real,  # overlap ÷ the smaller radius
-        blk_a=ti.types.vector(DAMP_WIDTH, real),  # a's damping block about its centre (implicit dashpots)
-        hist=ti.types.vector(LY.HIST_WIDTH, real),  # new contact history (layout.HIST_*; shear force on a)
-        point=v3, f_rec=v3, fn_rec=real, kn=real, cn=real, lever2_a=real, lever2_b=real,  # for the record
-        # for the frames (snapshot.py): as in wall_contact.WallHit
-        normal=v3, overlap=real, fn_elastic=real, fn_dashpot=real, shear=v3, shear_dashpot=v3,
-    )
-
-
-runtime.define_types(_define_types)
 
 
 @ti.func
-def pair_contact(bi, bj, hs, dt, xa, ra, va, wa, xb, rb, vb, wb, m_c, k_sum, mat, implicit: ti.template()):
-    """Force between sphere i of clump a and sphere j of clump b at t (a pure function: returns a ``PairHit``).
-
-    Spheres bi, bj: (centre relative to the clump's centre of mass, body frame [m]; radius [m]); shear
-    history hs. Context: poses (xa, ra), (xb, rb) [m], velocities at t − Δt/2 [m/s, rad/s], contact mass
-    m_c [kg] (the reduced mass), the interface's stiffness sum k_sum [N/m] (damping_mass "shared":
-    contact_law.dashpot_mass; 0 otherwise), material-pair parameters mat. With ``implicit`` the dashpots
-    come back as a's damping block (JᵀDJ about a's centre) instead of forces.
+def contact_between(bi, bj, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):
+    """Hull sphere bi of body ba against hull sphere bj of body bb (spheres: centre relative to the centre of mass,
+    body frame [m]; radius [m]; bodies: ``contact_geometry.Body``), with contact mass m_c [kg] (the two bodies'
+    reduced mass), material pair mat, history hs and interface stiffness sum k_sum [N/m] (0 unless "shared").
+    Returns its ``ContactGeometry`` and ``ContactResponse`` (force on a, −force on b; a's damping block with
+    implicit dashpots); the response of a pair that does not touch holds only its history (cleared if it opened).
     """
-    xi = xa + mat_vec(ra, ti.Vector([bi[0], bi[1], bi[2]]))
-    xj = xb + mat_vec(rb, ti.Vector([bj[0], bj[1], bj[2]]))
-    d = xi - xj
-    dist = d.norm()
-    overlap = bi[3] + bj[3] - dist
-    hit = PairHit(touching=0, hist=hs)
-    if overlap > 0.0 and dist > 0.0:
-        hit.touching = 1
-        n = d / dist
-        xc = xj + n * (bj[3] - 0.5 * overlap)
-        arm_a = xc - xa
-        arm_b = xc - xb
-        vpa = va + wa.cross(arm_a)
-        vpb = vb + wb.cross(arm_b)
-        v_rel = vpa - vpb
-        vn = v_rel.dot(n)
-        v_t = v_rel - vn * n
-        v_imp = hs[3]
-        if v_imp <= 0.0:
-            v_imp = ti.max(-vn, IMPACT_SPEED_FLOOR)
-        r_eff = 2.0 * bi[3] * bj[3] / (bi[3] + bj[3])  # R̄ (spec §2)
-        fe, fd, kn, ks, en, cs, cn = normal_force(mat, r_eff, m_c, overlap, -vn, v_imp, k_sum)
-        fs, fsd, slip, es, cs_eff, wk = shear_force(mat, ti.Vector([hs[0], hs[1], hs[2]]), hs[LY.HIST_KS], n, v_t,
-                                                    ks, fe, cs, dt)
-        f_el = fe * n + fs
-        f_dp = fd * n + fsd
-        hit.hist = ti.Vector([fs[0], fs[1], fs[2], v_imp, ks])
-        f = f_el
-        if ti.static(implicit):
-            if fd == -fe and fe > 0.0:  # no-tension clip: no normal force at all (see wall_contact.py)
-                f = fs
-                hit.e_damping = fe * vn * dt
-            hit.blk_a = damping_block(cn, cs_eff, n, arm_a, ti.Vector([0.0, 0.0, 0.0]))
-        else:
-            f = f_el + f_dp
-            hit.e_damping = (fd * (-vn) - fsd.dot(v_t)) * dt
-        hit.force = f
-        hit.torque_a = arm_a.cross(f)
-        hit.torque_b = -arm_b.cross(f)
-        hit.e_friction = slip
-        hit.e_stiffness = wk
-        hit.e_strain = en + es
-        hit.ratio = overlap / ti.min(bi[3], bj[3])
-        hit.point = xc
-        hit.normal = n
-        hit.overlap = overlap
-        hit.f_rec = f_el + f_dp
-        hit.fn_rec = fe + fd
-        hit.fn_elastic = fe
-        hit.fn_dashpot = fd
-        hit.shear = fs
-        hit.shear_dashpot = fsd
-        hit.kn = kn
-        hit.cn = cn
-        la = arm_a.cross(n)
-        lb = arm_b.cross(n)
-        hit.lever2_a = la.dot(la)
-        hit.lever2_b = lb.dot(lb)
-    elif hs[3] != 0.0:
-        hit.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
-    return hit
+    g = sphere_sphere(sphere_centre(ba.pos, ba.rot, bi), bi[3], sphere_centre(bb.pos, bb.rot, bj), bj[3])
+    r = CR.ContactResponse(hist=hs)
+    if g.touching == 1:
+        g = motion_between(g, ba, bb)
+        r = respond(g, mat, hs, m_c, k_sum, dt, ti.Vector([0.0, 0.0, 0.0]), implicit)
+    elif hs[LY.HIST_IMPACT] != 0.0:
+        r.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
+    return g, r
 
 
 @ti.func
@@ -148,8 +73,9 @@ def _derive_pair_damping(blk_a, d, ua, ub):
 
 
 @ti.func
-def _u6(v, w):
-    return ti.Vector([v[0], v[1], v[2], w[0], w[1], w[2]])
+def _u6(body):
+    """[v; ω] of a ``contact_geometry.Body`` at t − Δt/2."""
+    return ti.Vector([body.vel[0], body.vel[1], body.vel[2], body.omega[0], body.omega[1], body.omega[2]])
 
 
 @ti.func
@@ -161,14 +87,6 @@ def _half_du(st: ti.template(), c):  # in:
     """
     o = st.damp_other[c]
     return ti.Vector([0.5 * o[OTHER_DV + i] for i in ti.static(range(6))])
-
-
-@ti.func
-def _wake(c,  # in:
-          st: ti.template()):  # out: monitor[c]: quiet steps and asleep
-    # element stores: on the block path other threads may be adding to this body's monitor sums
-    st.monitor[c][LY.MON_QUIET] = 0.0
-    st.monitor[c][LY.MON_ASLEEP] = 0.0
 
 
 @ti.func
@@ -184,42 +102,35 @@ def _add(c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),  # i
 
 
 @ti.func
-def _flush_pair(a, b, f, t_a, t_b, blk_a, d, ua, ub, implicit: ti.template(), shared: ti.template(),  # in:
+def _flush_pair(a, b, run, ba, bb, implicit: ti.template(), shared: ti.template(),  # in:
                 st: ti.template()):  # out:
-    """Add one run of contacts between bodies a and b to both: force f on a and −f on b [N], moments t_a,
-    t_b [N·m]; with implicit dashpots, a's damping block blk_a (about a's centre), b's derived from it
-    (d = x_a − x_b [m]) and the other-body terms from velocities ua, ub at t − Δt/2 extrapolated to t.
+    """Add one run of contacts between bodies a and b (a ``contact_sums.ContactRun``) to both: its force on a and
+    −force on b [N], its moments; with implicit dashpots, a's damping block (about a's centre), b's derived from
+    it (d = x_a − x_b [m]) and the other-body terms from the velocities of ba, bb (``Body``) at t − Δt/2
+    extrapolated to t.
 
     In/out — out st: force, torque, damp, damp_other of a and b += (reads damp_other).
     """
-    bb = ti.Vector([0.0] * DAMP_WIDTH)
+    blk_b = ti.Vector([0.0] * DAMP_WIDTH)
     oa = ti.Vector([0.0] * 6)
     ob = ti.Vector([0.0] * 6)
     if ti.static(implicit):
-        bb, oa, ob = _derive_pair_damping(blk_a, d, ua + _half_du(st, a), ub + _half_du(st, b))
-    _add(a, f, t_a, blk_a, oa, implicit, shared, st)
-    _add(b, -f, t_b, bb, ob, implicit, shared, st)
+        blk_b, oa, ob = _derive_pair_damping(run.blk, ba.pos - bb.pos, _u6(ba) + _half_du(st, a),
+                                             _u6(bb) + _half_du(st, b))
+    _add(a, run.force, run.torque_a, run.blk, oa, implicit, shared, st)
+    _add(b, -run.force, run.torque_b, blk_b, ob, implicit, shared, st)
 
 
 @ti.func
-def _pair_context(md: ti.template(), st: ti.template(), dg: ti.template(), wd, i, j, a, b, shared_mass):  # in:
-    """What every contact between bodies a and b (spheres i of a, j of b) shares: both poses and velocities at
-    t − Δt/2, their reduced mass [kg], the material pair, whether both sleep, and the interface's stiffness sum
-    k_sum [N/m] (0 unless damping_mass is "shared").
+def pair_stiffness_sum(dg: ti.template(), wd, a, b, shared_mass):  # in:
+    """The stiffness sum K_I [N/m] of body a's interface with body b (0 unless damping_mass is "shared").
 
-    In/out — in md: sph_info, clump_param, mat_pair, world_param; in st: pos, rot, vel, omega, monitor of a and b; in
-    dg: ledger: the interface's stiffness sum (damping_mass "shared").
+    In/out — in dg: ledger: the interface's stiffness sum.
     """
-    ma = LY.clump_mass(md, a)
-    mb = LY.clump_mass(md, b)
-    m_c = ma * mb / (ma + mb)  # the two bodies' reduced mass
-    mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
-    both_asleep = 1 if LY.asleep(st, a) and LY.asleep(st, b) else 0
     k_sum = 0.0
     if shared_mass:
         k_sum = dg.ledger[wd.index, L.LEDGER_SIZE + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
-    return st.pos[a], st.rot[a], st.vel[a], st.omega[a], st.pos[b], st.rot[b], st.vel[b], st.omega[b], m_c, mat, \
-        both_asleep, k_sum
+    return k_sum
 
 
 @ti.func
@@ -240,68 +151,49 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
     """
     cur_a = -1
     cur_b = -1
-    xa = ti.Vector([0.0, 0.0, 0.0])
-    ra = ti.Matrix.identity(float, 3)
-    va = ti.Vector([0.0, 0.0, 0.0])
-    wa = ti.Vector([0.0, 0.0, 0.0])
-    xb = ti.Vector([0.0, 0.0, 0.0])
-    rb = ti.Matrix.identity(float, 3)
-    vb = ti.Vector([0.0, 0.0, 0.0])
-    wb = ti.Vector([0.0, 0.0, 0.0])
+    ba = CG.Body()
+    bb = CG.Body()
     m_c = 0.0
     k_sum = 0.0
     shared_mass = LY.uses_shared_mass(md, wd.index)
     mat = md.mat_pair[wd.mat0]
     both_asleep = 0
-    fa = ti.Vector([0.0, 0.0, 0.0])
-    ta_sum = ti.Vector([0.0, 0.0, 0.0])
-    tb_sum = ti.Vector([0.0, 0.0, 0.0])
-    ba = ti.Vector([0.0] * DAMP_WIDTH)
-    sums = R.ContactSums()
+    run = CS.ContactRun()
+    sums = CS.ContactSums()
     for k in range(base + k0, base + k1):
         pair = ct.pairs[k]
         a = md.sph_info[pair[0]][0]
         b = md.sph_info[pair[1]][0]
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
-                _flush_pair(cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit,
-                            shared, st)
+                _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
                 sums.runs += 1
-            fa = ti.Vector([0.0, 0.0, 0.0])
-            ta_sum = ti.Vector([0.0, 0.0, 0.0])
-            tb_sum = ti.Vector([0.0, 0.0, 0.0])
-            ba = ti.Vector([0.0] * DAMP_WIDTH)
+            run = CS.ContactRun()
             cur_a = a
             cur_b = b
-            xa, ra, va, wa, xb, rb, vb, wb, m_c, mat, both_asleep, k_sum = _pair_context(md, st, dg, wd, pair[0],
-                                                                                         pair[1], a, b, shared_mass)
+            ba = load_body(md, st, a)
+            bb = load_body(md, st, b)
+            m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
+            mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
+            both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
+            k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
         if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
-            hit = pair_contact(md.sph_body[pair[0]], md.sph_body[pair[1]], hs, dt, xa, ra, va, wa, xb, rb, vb, wb,
-                               m_c, k_sum, mat, implicit)
-            if hit.touching == 1 or hs[3] != 0.0:
-                ct.pair_hist[k] = hit.hist
-            if hit.touching == 1:
+            g, r = contact_between(md.sph_body[pair[0]], md.sph_body[pair[1]], ba, bb, m_c, mat, hs, k_sum, dt,
+                                   implicit)
+            if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
+                ct.pair_hist[k] = r.hist
+            if g.touching == 1:
                 if both_asleep == 0:
                     if LY.asleep(st, a):
-                        _wake(a, st)
+                        wake(a, st)
                     if LY.asleep(st, b):
-                        _wake(b, st)
-                fa += hit.force
-                ta_sum += hit.torque_a
-                tb_sum += hit.torque_b
-                if ti.static(implicit):
-                    ba += hit.blk_a
-                sums.e_damping += hit.e_damping
-                sums.e_friction += hit.e_friction
-                sums.e_strain += hit.e_strain
-                sums.e_stiffness += hit.e_stiffness
-                sums.worst = ti.max(sums.worst, hit.ratio)
-                sums.count += 1
+                        wake(b, st)
+                run, sums = CS.add_contact(run, sums, g, r, implicit)
                 if observed:  # the record stage
-                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, hit, shared, st, dg)
+                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, st, dg)
     if cur_a >= 0:
-        _flush_pair(cur_a, cur_b, fa, ta_sum, tb_sum, ba, xa - xb, _u6(va, wa), _u6(vb, wb), implicit, shared, st)
+        _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
         sums.runs += 1
     return sums
 

@@ -17,7 +17,7 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from .small_linalg import mat_vec
+from .contact_geometry import sphere_centre
 
 
 @ti.func
@@ -121,16 +121,16 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
     ch = md.cluster_body[h]
     k = k0
     trips = 1
-    xg = xa + mat_vec(ra, ti.Vector([cg[0], cg[1], cg[2]]))
-    xh = xb + mat_vec(rb, ti.Vector([ch[0], ch[1], ch[2]]))
+    xg = sphere_centre(xa, ra, cg)
+    xh = sphere_centre(xb, rb, ch)
     if (xg - xh).norm() < cg[3] + ch[3] + skin:
         trips += rg[1] * (1 + rh[1])
         for i in range(rg[0], rg[0] + rg[1]):
             bi = md.sph_body[i]
-            xi = xa + mat_vec(ra, ti.Vector([bi[0], bi[1], bi[2]]))
+            xi = sphere_centre(xa, ra, bi)
             for j in range(rh[0], rh[0] + rh[1]):
                 bj = md.sph_body[j]
-                xj = xb + mat_vec(rb, ti.Vector([bj[0], bj[1], bj[2]]))
+                xj = sphere_centre(xb, rb, bj)
                 if (xi - xj).norm() - bi[3] - bj[3] < skin:
                     if ti.static(write):
                         ct.pairs[base + k] = ti.Vector([i, j, g, h])

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..device import layout as LY
-from ..device import runtime
 from ..device.kernel_lang import ti
 from . import ledger as L
 
@@ -90,76 +89,66 @@ def add_monitor(c, kn, lever2, cn, shared: ti.template(),  # in:
 
 
 @ti.func
-def wall_contact_record(md: ti.template(), wd, i, c, w, hit, shared: ti.template(),  # in:
+def _lever2(arm, normal):
+    """|arm × n|² [m²]: a contact's rotational stiffness lever about a body's centre of mass."""
+    lever = arm.cross(normal)
+    return lever.dot(lever)
+
+
+@ti.func
+def wall_contact_record(md: ti.template(), wd, i, c, w, g, r, shared: ti.template(),  # in:
                         st: ti.template(), dg: ti.template()):  # out:
-    """Record stage of a touching sphere–wall contact (sphere i of clump c, wall w; hit: its
-    ``wall_contact.WallHit``): the clump–wall interface slot, the sphere's probe groups, the clump's stiffness
-    sums.
+    """Record stage of a touching sphere–wall contact (sphere i of clump c, wall w; g, r: its
+    ``contact_geometry.ContactGeometry`` and ``contact_response.ContactResponse``): the clump–wall interface slot,
+    the sphere's probe groups, the clump's stiffness sums.
 
     In/out — in md: sph_info, iface_map; out st: monitor[c]'s stiffness sums; out dg: slots.
     """
     s = LY.wall_interface_slot(md, wd, c, w)
     if s >= 0:
-        add_slot(s, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+        add_slot(s, r.f_rec, g.point, r.fn_rec, shared, dg)
     info = md.sph_info[i]
     if info[2] >= 0:
-        add_slot(info[2], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+        add_slot(info[2], r.f_rec, g.point, r.fn_rec, shared, dg)
     if info[3] >= 0:
-        add_slot(info[3], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
-    add_monitor(c, hit.kn, hit.lever2_a, hit.cn, shared, st)
+        add_slot(info[3], r.f_rec, g.point, r.fn_rec, shared, dg)
+    add_monitor(c, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, st)
 
 
 @ti.func
-def pair_contact_record(md: ti.template(), wd, i, j, a, b, hit, shared: ti.template(),  # in:
+def pair_contact_record(md: ti.template(), wd, i, j, a, b, g, r, shared: ti.template(),  # in:
                         st: ti.template(), dg: ti.template()):  # out:
-    """Record stage of a touching pair (sphere i of clump a, sphere j of clump b; hit: its
-    ``pair_contact.PairHit``): the force f_rec acts on a and −f_rec on b; interface slots of both, probe groups
-    of both spheres, stiffness sums.
+    """Record stage of a touching pair (sphere i of clump a, sphere j of clump b; g, r: its geometry and
+    response): the force f_rec acts on a and −f_rec on b; interface slots of both, probe groups of both spheres,
+    stiffness sums.
 
     In/out — in md: sph_info, iface_map; out st: monitor[a], monitor[b]: stiffness sums; out dg: slots.
     """
     sa = LY.pair_interface_slot(md, wd, a, b)
     if sa >= 0:
-        add_slot(sa, hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+        add_slot(sa, r.f_rec, g.point, r.fn_rec, shared, dg)
     sb = LY.pair_interface_slot(md, wd, b, a)
     if sb >= 0:
-        add_slot(sb, -hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+        add_slot(sb, -r.f_rec, g.point, r.fn_rec, shared, dg)
     info_i = md.sph_info[i]
     info_j = md.sph_info[j]
     for layer in ti.static(range(2, 4)):
         if info_i[layer] >= 0:
-            add_slot(info_i[layer], hit.f_rec, hit.point, hit.fn_rec, shared, dg)
+            add_slot(info_i[layer], r.f_rec, g.point, r.fn_rec, shared, dg)
         if info_j[layer] >= 0:
-            add_slot(info_j[layer], -hit.f_rec, hit.point, hit.fn_rec, shared, dg)
-    add_monitor(a, hit.kn, hit.lever2_a, hit.cn, shared, st)
-    add_monitor(b, hit.kn, hit.lever2_b, hit.cn, shared, st)
+            add_slot(info_j[layer], -r.f_rec, g.point, r.fn_rec, shared, dg)
+    add_monitor(a, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, st)
+    add_monitor(b, r.kn, _lever2(g.arm_b, g.normal), r.cn, shared, st)
 
 
 ENERGY_SCALARS = 7  # scalar adds of add_contact_energy
 CLUMP_SCALARS = 4  # scalar adds of clump_ledger and clump_record
 
-ContactSums = None  # struct type of a contact loop's sums for the ledger, defined at init (runtime.define_types)
-
-
-def _define_types(real):
-    global ContactSums
-    ContactSums = ti.types.struct(
-        e_damping=real, e_friction=real, e_stiffness=real, e_boundary=real,  # the step's work [J]
-        e_strain=real,  # strain energy at t_n [J]
-        count=ti.i32,  # touching contacts
-        worst=real,  # the largest overlap ÷ radius
-        runs=ti.i32,  # runs of contacts added to their bodies (the block path's loop budget, layout.LOOP_BUDGET)
-    )
-
-
-runtime.define_types(_define_types)
-
-
 @ti.func
 def add_contact_energy(w, sums, shared: ti.template(),  # in:
                        dg: ti.template()):  # out:
-    """A contact stage's sums (a ``ContactSums``) into world w's ledger: the step's damping, friction (slip),
-    shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius.
+    """A contact stage's sums (a ``contact_sums.ContactSums``) into world w's ledger: the step's damping, friction
+    (slip), shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius.
 
     In/out — out dg: ledger[w]: the step's damping, friction, stiffness and boundary work, strain, contacts, the largest
     overlap.

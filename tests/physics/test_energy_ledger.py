@@ -38,13 +38,12 @@ def _shear_step_kernel(ti, shear_force, width):
             f0 = ti.Vector([inp[k, 0], inp[k, 1], inp[k, 2]])
             n = ti.Vector([inp[k, 3], inp[k, 4], inp[k, 5]])
             v = ti.Vector([inp[k, 6], inp[k, 7], inp[k, 8]])
-            new, _damp, slip, e_s, _c, w_k = shear_force(pv, f0, inp[k, 9], n, v, inp[k, 10], inp[k, 11], 0.0,
-                                                         inp[k, 12])
+            sf = shear_force(pv, f0, inp[k, 9], n, v, inp[k, 10], inp[k, 11], 0.0, inp[k, 12])
             for j in ti.static(range(3)):
-                out[k, j] = new[j]
-            out[k, 3] = slip
-            out[k, 4] = e_s
-            out[k, 5] = w_k
+                out[k, j] = sf.elastic[j]
+            out[k, 3] = sf.slip
+            out[k, 4] = sf.strain
+            out[k, 5] = sf.stiffness_work
 
     return step
 
