@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import io
 import json
+import os
 import subprocess
 import sys
 import time
@@ -79,14 +80,15 @@ def float_digest(folder: Path) -> str | None:
     return h.hexdigest()
 
 
-def run_cases(out: Path, names: list[str]) -> dict:
+def run_cases(out: Path, names: list[str], fast_math: bool = True) -> dict:
     out.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, DEM_FAST_MATH="1" if fast_math else "0")
     found = {}
     for name in names:
         folder = out / name
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "dem.cli", "run", *CASES[name], "--out", str(folder),
-                        "--no-progress"], check=True)
+                        "--no-progress"], check=True, env=env)
         print(f"{name}: {time.perf_counter() - t0:.1f} s")
         for d in sorted({h.parent for pattern in ("history.csv", "history.parquet") for h in folder.rglob(pattern)}):
             found[str((d / "history.csv").relative_to(out))] = digest(d)
@@ -139,13 +141,17 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="folder for the runs and digests.json")
     ap.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    ap.add_argument("--no-fast-math", action="store_true",
+                    help="compile without fast math (DEM_FAST_MATH=0): the same arithmetic gives the same bits "
+                         "whatever the code around it (dem.device.runtime.init); the checkout compared with must read "
+                         "DEM_FAST_MATH too")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"), help="two --out folders")
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
     if a.out is None:
         ap.error("--out is required unless --compare is given")
-    run_cases(a.out, a.cases)
+    run_cases(a.out, a.cases, fast_math=not a.no_fast_math)
     return 0
 
 

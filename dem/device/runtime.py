@@ -44,7 +44,7 @@ def define_types(builder) -> None:
 
 
 def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, threads: int | None = None,
-         fast_math: bool = True) -> None:
+         fast_math: bool | None = None) -> None:
     """Initialise the kernel language's runtime (Taichi or quadrants, kernel_lang.py) for `dem`.
 
     quadrants' ``init`` takes the same options as Taichi's 1.7 (each field of its compile config is a keyword,
@@ -61,12 +61,16 @@ def init(arch: str = "cpu", precision: str = "f64", *, debug: bool = False, thre
             each world of a batch still equals the same world run alone, bit for bit, and a resumed run
             its uninterrupted twin (the same compiled kernel either way). Off: results also stay the same
             bit for bit whatever the code around an operation, to check a refactored kernel against the old.
+            None (default): on, unless the environment sets ``DEM_FAST_MATH=0`` (benchmarks/compare_histories.py
+            --no-fast-math).
     Calling again with the same arguments is a no-op; with different ones it resets Taichi.
     """
     if arch not in ARCHS:
         raise ValueError(f"arch must be one of {ARCHS}, got {arch!r}")
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {PRECISIONS}, got {precision!r}")
+    if fast_math is None:
+        fast_math = os.environ.get("DEM_FAST_MATH", "1") != "0"
     if _state["arch"] == arch and _state["precision"] == precision and _state.get("fast_math") == fast_math:
         return
     if _state["arch"] is not None:
