@@ -4,14 +4,16 @@ sweep needs to know about a rocking body, and resting one body on another."""
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from ..model.base_motion import STANDARD_G, BaseMotion, RampedSine
 from ..model.materials import SHEAR_UNLOADINGS
+from ..model.motion_set import MotionSet
 from ..model.walls import WallMotion
-from ..records.files import load_record
+from ..records.files import is_record_set, load_record, read_record_set
 from .scene import Param
 
 SINE_KEYS = ("pga_g", "frequency", "ramp_end", "hold_end", "stop")
@@ -35,6 +37,9 @@ def joint_stiffness_params(reference_radius: float) -> dict[str, Param]:
 
 RECORD_PARAMS = {
     "record": Param("", "ground-motion record file: .AT2 (PEER, in g) or CSV (t [s], a); empty: the Eq. 42 sine"),
+    "record_h2": Param("", "second horizontal component of the record set (a file as record=), 90° from the "
+                       "first, towards +y from +x; empty: none"),
+    "record_v": Param("", "vertical component of the record set (a file as record=; + up); empty: none"),
     "record_units": Param("g", "acceleration units of a CSV record", choices=("g", "m/s2")),
     "record_column": Param("1", "acceleration column of a CSV record, index or header name (the component)"),
     "scale": Param(1.0, "factor on the record's accelerations", "", low=0, low_open=True),
@@ -45,6 +50,11 @@ RECORD_PARAMS = {
                            "deg", low=-360, high=360),
 }
 """Parameters every scene with a shaking table takes for a recorded base motion (see :func:`base_signal`).
+
+A record set: ``record`` (the first horizontal component, along ``direction_deg``), ``record_h2`` (the second,
+90° from it) and ``record_v`` (the vertical), any subset of them; the scale factor (``scale``, or the one that
+brings the first given of record, record_h2, record_v to ``target_pga_g`` or ``target_sa_g``) applies to all
+three, keeping their ratios (dem.model.motion_set).
 
 Why ``target_pga_g`` and not ``pga_g``: ``pga_g`` is the Eq. 42 sine's amplitude b with a default of 0.5, so
 reusing it for records would scale every record to 0.5 g unless told otherwise. A record is therefore used
@@ -66,8 +76,14 @@ def base_signal(p: dict, spec: dict[str, Param]) -> tuple[BaseMotion, dict]:
     ``stop``) when ``record`` is empty; else the record file, scaled by ``scale`` or to ``target_pga_g`` or
     ``target_sa_g`` at ``sa_period`` (dem.records.scaling). ValueError (naming the file and line for a bad
     file, or the parameter) for a record that cannot be read or for parameters that do not apply."""
-    record_keys = [k for k in RECORD_PARAMS if k not in ("record", "direction_deg")]
-    if not p["record"]:
+    files = {k: p.get(k, "") for k in ("record", "record_h2", "record_v")}
+    if files["record"] and is_record_set(files["record"]):  # a record-set file (dem.records.files)
+        if files["record_h2"] or files["record_v"]:
+            raise ValueError(f"record={files['record']} is a record set: it names its components itself; give "
+                             "record_h2 and record_v only with a single record")
+        files = {k: "" for k in files} | {k: str(v) for k, v in read_record_set(files["record"]).items()}
+    record_keys = [k for k in RECORD_PARAMS if k not in ("direction_deg", *files)]
+    if not any(files.values()):
         given = [k for k in record_keys if p[k] != spec[k].default]
         if given:
             raise ValueError(f"parameter {given[0]!r} applies to a record: give record=PATH too")
@@ -80,12 +96,41 @@ def base_signal(p: dict, spec: dict[str, Param]) -> tuple[BaseMotion, dict]:
                          "scale a record with scale=, target_pga_g= or target_sa_g=")
     from ..records.scaling import factor_for, pga_g
 
-    rec = load_record(p["record"], units=p["record_units"], column=p["record_column"])
-    factor = factor_for(rec, scale=p["scale"], target_pga_g=p["target_pga_g"], target_sa_g=p["target_sa_g"],
+    recs = {k: load_record(f, units=p["record_units"], column=p["record_column"]) for k, f in files.items() if f}
+    first = next(iter(recs.values()))
+    factor = factor_for(first, scale=p["scale"], target_pga_g=p["target_pga_g"], target_sa_g=p["target_sa_g"],
                         sa_period=p["sa_period"])
-    sig = rec if factor == 1.0 else rec.scaled(factor)
-    return sig, {"base_motion": f"record {Path(p['record']).name}", "record_path": str(p["record"]),
-                 "record_scale_factor": factor, "base_pga_g": pga_g(sig), "record_duration_s": sig.duration}
+    scaled = {k: r if factor == 1.0 else r.scaled(factor) for k, r in recs.items()}
+    for k, r in scaled.items():
+        _check_intensity(k, files[k], pga_g(r), p["record_units"])
+    if set(recs) == {"record"}:  # one horizontal component, as before record sets
+        sig = scaled["record"]
+        return sig, {"base_motion": f"record {Path(p['record']).name}", "record_path": str(p["record"]),
+                     "record_scale_factor": factor, "base_pga_g": pga_g(sig), "record_duration_s": sig.duration}
+    sig = MotionSet(scaled.get("record"), scaled.get("record_h2"), scaled.get("record_v"))
+    names = ", ".join(f"{_COMPONENT[k]} {Path(files[k]).name}" for k in recs)
+    info = {"base_motion": f"record set: {names}", "record_path": str(p["record"]) or None,
+            "record_set": {k: str(files[k]) for k in recs}, "record_scale_factor": factor,
+            "base_pga_g": pga_g(scaled["record"]) if "record" in scaled else 0.0,
+            "record_duration_s": sig.duration}
+    info |= {f"base_pga_{_SUFFIX[k]}_g": pga_g(r) for k, r in scaled.items() if k != "record"}
+    return sig, info
+
+
+_COMPONENT = {"record": "H1", "record_h2": "H2", "record_v": "V"}
+_SUFFIX = {"record_h2": "h2", "record_v": "v"}
+RECORD_PGA_WARNING_G = 5.0  # [g]: no recorded earthquake has reached this; past it, units are the likely mistake
+
+
+def _check_intensity(key: str, path: str, peak_g: float, units: str) -> None:
+    """Warn (issue 32) when a record's peak acceleration is above RECORD_PGA_WARNING_G: a record in cm/s² (gal)
+    or m/s² read as g gives 100 or 10 times its intensity."""
+    if peak_g > RECORD_PGA_WARNING_G:
+        likely = ("in cm/s² (gal) read as g: 100 times too strong" if peak_g > 50 * RECORD_PGA_WARNING_G
+                  else "in m/s² read as g: 9.81 times too strong")
+        how = "record_units=m/s2 (and divide cm/s² by 100)" if units == "g" else "check the file's units"
+        warnings.warn(f"{key}={path}: peak acceleration {peak_g:.3g} g, above {RECORD_PGA_WARNING_G:g} g, more than "
+                      f"any earthquake recorded; is the file {likely}? ({how})", stacklevel=3)
 
 
 def shaking_direction(p: dict) -> tuple[float, float, float]:
@@ -117,14 +162,18 @@ def rigid_reference(alpha: float, p: float, *, restitution: float | None = None,
             "height": float(height), "g": float(g)}
 
 
-def shaking(signal: BaseMotion, *, direction=(1.0, 0.0, 0.0), t_end: float, delay: float = 0.0,
+def shaking(signal: BaseMotion | MotionSet, *, direction=(1.0, 0.0, 0.0), t_end: float, delay: float = 0.0,
             dt: float | None = None) -> WallMotion:
     """A wall velocity table [m/s] that is still for `delay` [s] (bodies settle), then follows `signal`
-    shifted by the delay, sampled every ``dt`` (default: the signal's table step) up to t_end [s]."""
+    shifted by the delay, sampled every ``dt`` (default: the signal's table step) up to t_end [s]. A record set
+    (dem.model.motion_set.MotionSet) moves the table in 3D: its first horizontal component along `direction`,
+    the second 90° from it, the vertical up."""
     if delay < 0:
         raise ValueError(f"delay must be >= 0 [s], got {delay}")
     if not t_end > 0:
         raise ValueError(f"t_end must be > 0 [s], got {t_end}")
+    if isinstance(signal, MotionSet):
+        return signal.wall_motion(direction, dt=dt, t_end=t_end, delay=delay)
     step = float(dt or signal.table_dt)
     t = np.arange(0.0, t_end + 2 * step, step)
     return WallMotion.along(direction, np.asarray(signal.velocity(t - delay), float), step)

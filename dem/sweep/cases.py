@@ -17,11 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..records.files import load_record
+from ..records.files import first_component, load_record
 
 SCALE_BY = ("factor", "pga", "sa")
 """How ``--scale`` values are read: factors on the records, target PGAs [g], or target Sa(T) [g]."""
-RESERVED = ("record", "record_units", "record_column", "scale", "target_pga_g", "target_sa_g", "sa_period", "t_end")
+RESERVED = ("record", "record_h2", "record_v", "record_units", "record_column", "scale", "target_pga_g", "target_sa_g",
+            "sa_period", "t_end")
 """Scene parameters the sweep sets itself (cannot be varied or fixed by --vary/--set)."""
 
 
@@ -115,7 +116,7 @@ def record_infos(paths: list[Path], *, im_period: float, units: str = "g", colum
     """Read each record once (errors name the file and line) and compute its PGA and Sa(im_period) [g]."""
     from ..records.scaling import pga_g, sa_g_many, sampled
 
-    recs = [load_record(p, units=units, column=column) for p in paths]
+    recs = [load_record(first_component(p), units=units, column=column) for p in paths]  # a set: its first
     sa = sa_g_many(recs, im_period)  # one vectorised pass, not one Python loop per record
     return [RecordInfo(Path(p), file_digest(p), pga_g(r), float(s), r.duration, sampled(r)[1])
             for p, r, s in zip(paths, recs, sa)]

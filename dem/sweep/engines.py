@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..model.motion_set import MotionSet
 from ..run.assembly_response import assembly_response
 from ..run.options import RunOptions
 from ..run.response import default_overturn_angle, dem_response, empty_response, merge_falls, rigid_response
@@ -195,6 +196,27 @@ def _rigid_reference(batch: Batch, params: dict) -> dict:
     return cache[key]
 
 
+def _rigid_case(case_id: str, ref: dict, acc: np.ndarray, vert: np.ndarray, dt: float, t_end: float, o: dict,
+                prep: float) -> dict:
+    """One rigid case with a vertical base acceleration (validation.rocking.solve: θ̈ with g + a_v, which the
+    batch solver does not take), its accelerations sampled every dt [s]."""
+    from validation.rocking.block import RockingBlock, resolve_restitution
+    from validation.rocking.solver import solve
+
+    t0 = time.perf_counter()
+    restitution = o.get("restitution")
+    e = resolve_restitution(ref["alpha"], restitution if restitution is not None else ref["restitution"])
+    block = RockingBlock(ref["alpha"], ref["p"], e, ref["g"])
+    try:
+        res = solve(block, acc, t_end, dt=dt, accel_dt=dt, vertical=vert,
+                    overturn_angle=_overturn_angle(o, ref["alpha_nominal"]))
+    except (ValueError, ArithmeticError) as err:
+        return _error_row(case_id, f"{type(err).__name__}: {err}", prep + time.perf_counter() - t0)
+    resp = rigid_response(res.theta, bool(res.overturned), math.nan if res.overturn_time is None else
+                          float(res.overturn_time), ref["alpha_nominal"], ref["width"])
+    return {"case_id": case_id, "status": "ok", "message": ""} | resp | {"wall_time_s": prep + time.perf_counter() - t0}
+
+
 def _rigid_batch(batch: Batch) -> list[dict]:
     from validation.rocking.batch import solve_batch
     from validation.rocking.block import RockingBlock, resolve_restitution
@@ -212,10 +234,19 @@ def _rigid_batch(batch: Batch) -> list[dict]:
             geometry = {k: v for k, v in (batch.fixed | overrides).items() if k not in RECORD_PARAMS}
             ref = _rigid_reference(batch, geometry)
             sig, _ = base_signal(p, module.PARAMS)
-            along_x = shaking_direction(p)[0]
             n = int(round(p["t_end"] / dt)) + 1
             t = np.arange(n) * dt - ref["delay"]
-            acc = np.where(t >= 0.0, sig.acceleration(np.maximum(t, 0.0)), 0.0) * along_x
+            # the rocking plane is x–z: the table's x and z accelerations (a record set's components combined,
+            # dem.model.motion_set; one record along the shaking direction)
+            if isinstance(sig, MotionSet):
+                avec = sig.vector("acceleration", np.maximum(t, 0.0), shaking_direction(p))
+                acc, vert = np.where(t >= 0.0, avec[:, 0], 0.0), np.where(t >= 0.0, avec[:, 2], 0.0)
+            else:
+                acc = np.where(t >= 0.0, sig.acceleration(np.maximum(t, 0.0)), 0.0) * shaking_direction(p)[0]
+                vert = None
+            if vert is not None and np.any(vert):  # Housner's with g + a_v: one solve per case
+                rows[case_id] = _rigid_case(case_id, ref, acc, vert, dt, p["t_end"], o, time.perf_counter() - t0)
+                continue
             groups.setdefault(repr(sorted(ref.items())), []).append((case_id, ref, acc, p["t_end"],
                                                                       time.perf_counter() - t0))
         except (ValueError, ArithmeticError) as e:

@@ -170,3 +170,48 @@ def test_bad_sweeps_are_refused_before_running(tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 2 and "dem: error: --vary record: the sweep sets record itself" in out.stderr
     assert not (tmp_path / "b").exists() and not (tmp_path / "e").exists()  # nothing written
+
+
+def test_a_sweep_of_record_sets_takes_their_vertical_component(tmp_path):
+    """(Issue 32, item 12.) A folder of record sets (dem.records.files: *.set.json) is swept one case per set. The
+    rigid engine takes a set's vertical component into Housner's equation (g + a_v): its row is the solver's with
+    that vertical acceleration, and differs from the horizontal record alone; the DEM scene of the same case moves
+    its table up and down."""
+    import json
+
+    from dem.records.files import find_records
+    from dem.scenes.scene import build_scene
+    from validation.rocking.block import RockingBlock, resolve_restitution
+    from validation.rocking.solver import solve
+
+    folder = tmp_path / "sets"
+    folder.mkdir()
+    t = np.arange(0, 601) * 0.005
+    for name, a in (("h.csv", np.where(t < 1.0, np.sin(2 * math.pi * t), 0.0)),
+                    ("v.csv", np.where(t < 1.0, -0.6 * np.sin(2 * math.pi * t), 0.0))):  # lighter as it is pushed
+        (folder / name).write_text("t,a_g\n" + "".join(f"{float(x)!r},{float(y)!r}\n" for x, y in zip(t, a)))
+    (folder / "a_horizontal.set.json").write_text(json.dumps({"record": "h.csv"}))
+    (folder / "b_with_vertical.set.json").write_text(json.dumps({"record": "h.csv", "record_v": "v.csv"}))
+    out = run_sweep(SweepSpec(scene="single_pier", records=find_records(folder), intensities=[0.3], scale_by="pga",
+                              t_end=8.0, engine="rigid", out=tmp_path / "rigid"))
+    rows = out.set_index("record")
+    assert list(rows.index) == ["a_horizontal.set.json", "b_with_vertical.set.json"]
+    horizontal, vertical = rows.loc["a_horizontal.set.json"], rows.loc["b_with_vertical.set.json"]
+    assert (out["status"] == "ok").all()
+    # the solver itself, with the case's accelerations: the scene's rigid reference (Housner, nominal α and p),
+    # the sweep's step (0.005 s: the record's), the set scaled to 0.3 g by its first component
+    scene = build_scene("single_pier", {"record": str(folder / "b_with_vertical.set.json"), "target_pga_g": 0.3})
+    ref = scene.info["rigid_reference"]
+    block = RockingBlock(ref["alpha"], ref["p"], resolve_restitution(ref["alpha"], ref["restitution"]), ref["g"])
+    dt = 0.005
+    tt = np.arange(int(round(8.0 / dt)) + 1) * dt
+    a_h = 0.3 * 9.81 * np.where(tt < 1.0, np.sin(2 * math.pi * tt), 0.0)
+    res = solve(block, a_h, 8.0, dt=dt, accel_dt=dt, vertical=-0.6 * a_h, overturn_angle=default_overturn_angle(
+        ref["alpha"]))
+    peak = np.nanmax(np.abs(res.theta)) / ref["alpha"]
+    # the solver's numbers, through the sweep's sampling of the records (linear between 5 ms samples: the same
+    # samples) and its baseline correction (a full sine cycle: ~1e-16 m/s²)
+    assert vertical["peak_theta_over_alpha"] == pytest.approx(peak, rel=1e-6)
+    assert abs(vertical["peak_theta_over_alpha"] - horizontal["peak_theta_over_alpha"]) > 0.01
+    vel = scene.model.walls[0].motion.velocity
+    assert np.max(np.abs(vel[:, 2])) > 0.1 and scene.info["base_pga_v_g"] == pytest.approx(0.18, rel=1e-6)

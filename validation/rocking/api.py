@@ -28,8 +28,10 @@ def base_excited(
     rest_omega: float | None = None,
     rtol: float = 1e-10,
     atol: float = 1e-12,
+    vertical: AccelLike = None,
 ) -> RockingResult:
-    """Rocking of a rigid width × height [m] block on a base with horizontal acceleration `accel`.
+    """Rocking of a rigid width × height [m] block on a base with horizontal acceleration `accel` (and vertical
+    acceleration `vertical` [m/s², + up], given as `accel`; gravity as the block feels it is then g + ü_v).
 
     accel: a signal from validation.rocking.signals, a callable t [s] ↦ ü_g [m/s²], an array of
     samples [m/s²] every accel_dt [s], a constant [m/s²], or None. Over [0, t_end] [s], output every
@@ -45,7 +47,7 @@ def base_excited(
     return solve(
         block, accel, t_end, linear=linear, method=method, dt=dt, accel_dt=accel_dt, theta0=theta0,
         omega0=omega0, order=order, overturn_angle=overturn_angle, rest_omega=rest_omega, rtol=rtol,
-        atol=atol,
+        atol=atol, vertical=vertical,
     )  # fmt: skip
 
 

@@ -90,8 +90,13 @@ def solve(
     rest_omega: float | None = None,
     rtol: float = 1e-10,
     atol: float = 1e-12,
+    vertical: AccelLike = None,
 ) -> RockingResult:
     """Rocking response of `block` to base acceleration `accel` over [0, t_end] [s].
+
+    vertical: the base's vertical acceleration ü_v [m/s², + up], as `accel` (None: none); the fixed-step
+    methods only. Gravity as the block feels it is g + ü_v (equations.py): it sets the uplift threshold
+    (g + ü_v) tan α and the restoring moment; g + ü_v must stay > 0 (the base never falls away faster than g).
 
     dt [s]: output step, and the integration step σ1 of the fixed-step methods (default accel_dt for
     sampled input, else 1e-3). accel_dt [s]: sample interval when accel is an array. theta0 [rad],
@@ -108,17 +113,35 @@ def solve(
     dt = positive("dt", dt)
     n = max(1, int(round(t_end / dt)))
     acc = as_acceleration(accel, accel_dt=accel_dt)
+    vacc = None if vertical is None else as_acceleration(vertical, accel_dt=accel_dt)
     w_rest = REST_OMEGA_FRACTION * block.p * block.alpha if rest_omega is None else rest_omega
     if method == "adaptive":
+        if vacc is not None:
+            raise ValueError("vertical= needs a fixed-step method (time_transform, rk2, rk3, rk4), not adaptive")
         return solve_adaptive(block, acc, n, dt, theta0, omega0, linear, over, w_rest, rtol, atol)
     tab = TABLEAUS[order] if method == "time_transform" else TABLEAUS[int(method[2])]
-    return _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, method != "time_transform")
+    return _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, method != "time_transform",
+                        vacc)
 
 
-def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, naive) -> RockingResult:
-    """Fixed-step driver shared by "time_transform" (naive=False) and "rk2/3/4" (naive=True)."""
+def _solve_fixed(block, acc_h, n, dt, theta0, omega0, linear, over, w_rest, tab, naive, vacc=None) -> RockingResult:
+    """Fixed-step driver shared by "time_transform" (naive=False) and "rk2/3/4" (naive=True). With a vertical
+    base acceleration `vacc`, the uplift and chatter tests read ü_g g/(g + ü_v) (|ü_g| > (g + ü_v) tan α is
+    uplift) and the rate the full equation."""
     alpha, p, g, e = block.alpha, block.p, block.g, block.restitution
     thr = block.uplift_acceleration
+
+    def vert(t):
+        if vacc is None:
+            return 0.0
+        v = float(vacc(t))
+        if not g + v > 0.0:
+            raise ValueError(f"the base falls faster than g at t = {float(t):.6g} s (ü_v = {v:.6g} m/s²): the block "
+                             "leaves it, which this model does not follow")
+        return v
+
+    def acc(t):  # the horizontal acceleration as the tests of uplift and chatter read it
+        return acc_h(t) if vacc is None else float(acc_h(t)) * g / (g + vert(t))
     t_grid = np.arange(n + 1) * dt
     theta = np.full(n + 1, np.nan)
     omega = np.full(n + 1, np.nan)
@@ -129,7 +152,8 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
     def rate_on(side: float):
         def rate(y):
             th, om, t = y
-            return (om, angular_acceleration(th, side, acc(t), p=p, alpha=alpha, g=g, linear=linear), 1.0)
+            return (om, angular_acceleration(th, side, acc_h(t), p=p, alpha=alpha, g=g, linear=linear,
+                                             vertical=vert(t)), 1.0)
 
         return rate
 
@@ -185,7 +209,7 @@ def _solve_fixed(block, acc, n, dt, theta0, omega0, linear, over, w_rest, tab, n
                 if float(chatter_duration(abs(om), g_here, g_other, e)) <= max(t1 - t, CHATTER_WINDOW / p):
                     rocking, om, rest_until_t1 = False, 0.0, True
                     continue
-            thdd = angular_acceleration(th, side, a_t, p=p, alpha=alpha, g=g, linear=linear)
+            thdd = angular_acceleration(th, side, acc_h(t), p=p, alpha=alpha, g=g, linear=linear, vertical=vert(t))
             if th != 0.0 and transform_is_safe(th, om, thdd):
                 _, om_f, t_f = time_transform_step(rate, (th, om, t), tab)
             else:  # turning point inside the step, or a bounce from θ = 0: bracket the crossing first
