@@ -17,6 +17,9 @@ from pathlib import Path
 # (box_clump alone 128 B: lattice, meshgrid and concatenation copies; the whole scene build 129 B at
 # 136,120 spheres, 163 B at 17,676), rounded up for the interpreter's and Taichi's own use.
 BYTES_PER_SPHERE = 200
+# [m]: no block, drum or pier this engine is meant for is this large; past it a length typed in mm is the
+# likely mistake (issue 32: `--set height=754` built 3.68 M spheres and ran a minute without a word)
+SIZE_WARNING_M = 100.0
 # share of the machine's available memory a build may take: Taichi, the device arrays and the run's
 # history need the rest
 MEMORY_SHARE = 0.8
@@ -142,4 +145,16 @@ def check_box(width, height, thickness, *, r_core, r_base=None, r_top=None, base
                              zone_step=zone_step)
     except (TypeError, ValueError, ZeroDivisionError):
         n = None  # box_clump says what is wrong
+    warn_size(f"a {width:g} × {height:g} × {thickness:g} m box", width=width, height=height, thickness=thickness)
     check_sphere_count(n, f"a {width:g} × {height:g} × {thickness:g} m box packing")
+
+
+def warn_size(what: str, **lengths) -> None:
+    """Warn, naming the likely unit mistake, for a body dimension [m] above SIZE_WARNING_M (before it is built)."""
+    import warnings
+
+    big = {k: v for k, v in lengths.items() if isinstance(v, (int, float)) and v > SIZE_WARNING_M}
+    if big:
+        k, v = max(big.items(), key=lambda kv: kv[1])
+        warnings.warn(f"{what}: its {k} {v:g} m is over {SIZE_WARNING_M:g} m; is it in mm typed as m? ({v:g} mm "
+                      f"= {v / 1000:g} m)", stacklevel=4)
