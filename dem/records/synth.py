@@ -18,6 +18,14 @@ Model (one record):
   b = −ε ln η / (1 + ε(ln ε − 1)), which rises from 0, peaks at 1 at t = ε t_η and falls to η at
   t_η; here t_η is the record's duration D (defaults ε = 0.2, η = 0.05, Boore's).
 
+At rest at the end. Random phases under an envelope leave the ground velocity and displacement of a record
+drifting (issue 32: a suite's record scaled to 0.6 g moved a table 2.16 m at 1.2 m/s, although each component
+of the spectrum has no drift), so each record is corrected as recorded accelerograms are processed: two
+envelope-shaped terms are taken off, a ← a − c₁ e(t) − c₂ e(t) t/D, with c₁, c₂ such that the ground velocity
+and displacement at the end are both 0 (integrated as dem.model.base_motion.Recorded integrates samples:
+trapezoid for v, exact for d under linear a), then the record is scaled to its PGA. A record of a suite then
+starts and ends at rest where it started, and its table moves centimetres, not metres.
+
 Suite: record i of a suite with seed S draws its parameters (duration, f_g, ζ_g, PGA) uniformly from the
 given ranges and its phases from NumPy's PCG64 generator seeded with SeedSequence(S, spawn_key=(i,)), so
 record i is the same whatever the suite size, and bit for bit the same on every run (the AT2 writer keeps
@@ -126,9 +134,11 @@ class SyntheticModel:
         return np.fft.irfft(spec, n=M)[: self.npts]
 
     def generate(self, rng: np.random.Generator) -> np.ndarray:
-        """One record's accelerations [g] at t = i dt, i < npts, with max |a| = pga_g exactly."""
+        """One record's accelerations [g] at t = i dt, i < npts, with max |a| = pga_g exactly, ending at rest
+        where it started (module docstring)."""
         t = np.arange(self.npts) * self.dt
-        x = self.envelope(t) * self.stationary(rng)
+        env = self.envelope(t)
+        x = end_at_rest(env * self.stationary(rng), self.dt, (env, env * t / max(t[-1], self.dt)))
         return x * (self.pga_g / np.max(np.abs(x))) + 0.0  # + 0.0: no negative zeros in the files
 
     def expected_periodogram(self) -> tuple[np.ndarray, np.ndarray]:
@@ -148,6 +158,22 @@ class SyntheticModel:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def end_state(a: np.ndarray, dt: float) -> tuple[float, float]:
+    """Velocity and displacement at the last sample of accelerations `a` every dt [s] from rest, as
+    dem.model.base_motion.Recorded integrates them (trapezoid for v; d exact for linear a)."""
+    v = np.concatenate(([0.0], np.cumsum(0.5 * dt * (a[1:] + a[:-1]))))
+    d = float(np.sum(dt * v[:-1] + dt * dt * (2.0 * a[:-1] + a[1:]) / 6.0))
+    return float(v[-1]), d
+
+
+def end_at_rest(a: np.ndarray, dt: float, shapes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """`a` less the combination of the two `shapes` (same sampling) that brings its end velocity and end
+    displacement to 0 (module docstring)."""
+    basis = np.array([end_state(b, dt) for b in shapes]).T  # columns: (v_T, d_T) of each shape
+    c = np.linalg.solve(basis, np.array(end_state(a, dt)))
+    return a - c[0] * shapes[0] - c[1] * shapes[1]
 
 
 @dataclass(frozen=True)

@@ -203,3 +203,27 @@ def test_scenes_take_a_record_and_never_rescale_it_silently(tmp_path):
         build_scene("single_pier", {"record": str(path), "pga_g": 0.3})
     with pytest.raises(ValueError, match="'target_pga_g' applies to a record"):
         build_scene("single_pier", {"target_pga_g": 0.3})
+
+
+def test_synthetic_records_end_at_rest_where_they_started():
+    """(Issue 32: a suite's record scaled to 0.6 g moved the table 2.16 m, at 1.2 m/s, and left it there.) Each
+    record of a suite, at any scale, ends with the table's velocity and displacement at 0 — as integrated by the
+    base motion (dem.model.base_motion.Recorded) and by the wall's velocity table the kernels step — and its
+    baseline correction has nothing left to do."""
+    from dem.model.base_motion import Recorded
+    from dem.records.synth import SuiteRanges, suite_record
+    from dem.scenes.tools import shaking
+
+    G = 9.81
+    for i in range(6):
+        model, acc = suite_record(1, i, SuiteRanges())
+        rec = Recorded(np.arange(acc.size) * model.dt, acc / np.max(np.abs(acc)) * 0.6 * G)
+        end = rec.duration
+        peak_v = float(np.max(np.abs(rec.velocity(np.linspace(0.0, end, 4001)))))
+        # round-off of sums over ~2,000 samples of O(1 m/s) velocities: 1e-12 of them
+        assert abs(rec.velocity(end)) < 1e-12 * peak_v and abs(rec.displacement(end)) < 1e-12 * peak_v * end
+        assert abs(rec.baseline_acceleration) < 1e-12
+        table = shaking(rec, t_end=end + 1.0)
+        # the table: the trapezoid rule on its velocity samples, within dt² max|a| of d(t) (base_motion.py)
+        travel = float(np.sum(0.5 * (table.velocity[1:, 0] + table.velocity[:-1, 0])) * table.dt)
+        assert abs(travel) < table.dt ** 2 * 0.6 * G
