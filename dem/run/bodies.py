@@ -29,12 +29,15 @@ measured from its pose at the start of the run (t = 0, the model's):
   body dropped from a height is measured from where it lands).
   ``fell_time_s`` is the body's one time of collapse; a run reports no other;
 - ``max_slip_m`` [m]: the largest horizontal slip of the body over the ground before it fell: at each record,
-  the least horizontal displacement, less the ground's, among the material points of its footprint (the
-  lowest points at t = 0 of its lowest spheres, up to 16 of them on the footprint's outline, where any pivot
-  lies): a body rocking on an edge or a corner leaves that point in place (rolling on an edge sphere of
-  radius r moves it by r(θ − sin θ)), a sliding body moves them all;
-- ``max_uplift_m`` [m]: the largest rise of those footprint points above their place at t = 0, less the
-  ground's rise, before it fell: a block rocking on an edge lifts its far edge by about its width × sin θ;
+  the least, among its footprint spheres (its lowest spheres at t = 0, up to 16 of them on the footprint's
+  outline, where any pivot lies), of the horizontal displacement of the sphere's centre since t = 0, less the
+  ground's and less rolling on the sphere (r φ × ẑ, φ the body's rotation vector since t = 0): a body that
+  starts upright and rocks on an edge or a corner reads 0, a sliding body's spheres all move. A body released
+  tilted by θ0 reads up to about W(1 − cos θ0) (its other edge was not on the ground at t = 0; 0.16 mm for
+  the Peña block's 2.9°): for a body the scene declares as rocking, both figures are its rocking body's
+  (dem.run.response.dem_response, from upright: ``slip_from`` "scene rocking_body");
+- ``max_uplift_m`` [m]: the largest rise of those spheres above their place at t = 0, less the ground's
+  rise, before it fell: a block rocking on an edge lifts its far edge by about its width × sin θ;
 - ``residual_displacement_m`` [m, world x y z]: its centre of mass at the end of the run less at the start;
 - ``residual_drift_m`` [m, x y z] and ``residual_horizontal_drift_m`` [m]: the same less the displacement of
   the ground (``ground``: the first moving wall with a horizontal face, a shaking table or a vehicle's bed;
@@ -120,9 +123,9 @@ def solid_points(solid) -> np.ndarray | None:
     return None
 
 
-def footprint(template, center, rot) -> np.ndarray:
-    """Material points of a body's footprint (module docstring), body-frame offsets from its centre of mass [m],
-    shape (k, 3), k ≤ FOOT_DIRECTIONS: the lowest point at the start of each of its lowest spheres (those whose
+def footprint(template, center, rot) -> tuple[np.ndarray, np.ndarray]:
+    """A body's footprint spheres (module docstring): their centres, body-frame offsets from its centre of mass
+    [m], shape (k, 3), and radii [m], k ≤ FOOT_DIRECTIONS: among its lowest spheres at the start (those whose
     bottoms are within FOOT_BAND of its height of the lowest), the furthest along each of FOOT_DIRECTIONS
     horizontal directions. `center`: the centre of mass in the template frame; `rot`: the attitude at t = 0."""
     c = np.asarray(template.centers, float) - np.asarray(center, float)
@@ -130,12 +133,11 @@ def footprint(template, center, rot) -> np.ndarray:
     world = c @ rot.T  # offsets at t = 0, world axes
     bottom = world[:, 2] - r
     tall = float(np.max(world[:, 2] + r) - np.min(bottom))
-    low = bottom <= np.min(bottom) + FOOT_BAND * tall
-    pts = np.column_stack([world[low, :2], bottom[low]])
+    low = np.flatnonzero(bottom <= np.min(bottom) + FOOT_BAND * tall)
     a = np.linspace(0.0, 2.0 * math.pi, FOOT_DIRECTIONS, endpoint=False)
-    reach = pts[:, :2] @ np.vstack([np.cos(a), np.sin(a)])
-    picked = pts[np.unique(np.argmax(reach, axis=0))]
-    return picked @ rot  # body frame (the rotation's inverse)
+    reach = world[low, :2] @ np.vstack([np.cos(a), np.sin(a)])
+    picked = low[np.unique(np.argmax(reach, axis=0))]
+    return c[picked], r[picked]
 
 
 def body_geometry(model) -> dict[str, np.ndarray]:
@@ -248,13 +250,15 @@ class BodyTracker:
             ground = self.layout.wall(rows, self.ground)[0] if self.ground is not None else np.zeros((n, 3))
             z = pos[..., 2] - ground[:, None, 2]  # height on the ground, as at t = 0 (its displacement removed)
             slip, uplift = np.zeros((n, c)), np.zeros((n, c))
-            for b, feet in enumerate(self.feet):  # footprint points: displacement since t = 0, less the ground's
-                if not len(feet):
+            turn = relative_rotation(quat, self.quat0)  # (n, c, 3): rotation vectors since t = 0
+            for b, (feet, radii) in enumerate(self.feet):  # footprint spheres: displacement since t = 0, less
+                if not len(feet):  # the ground's, less rolling on the sphere (r φ × ẑ)
                     continue
                 now = pos[:, b, None, :] + _rotate(unit[:, b, None, :], np.broadcast_to(feet, (n,) + feet.shape))
                 start = self.pos0[b] + _rotate(self.quat0[b], feet)
                 d = now - start - ground[:, None, :]
-                slip[:, b] = np.min(np.hypot(d[..., 0], d[..., 1]), axis=1)
+                roll = radii[None, :, None] * np.cross(turn[:, b, None, :], [0.0, 0.0, 1.0])
+                slip[:, b] = np.min(np.hypot(d[..., 0] - roll[..., 0], d[..., 1] - roll[..., 1]), axis=1)
                 uplift[:, b] = np.max(d[..., 2], axis=1)
         out = {"t": rows[:, 0], "pos": pos, "quat": quat, "angle": angle, "tilt": tilt, "ground": ground, "z": z,
                "touch": block[:, :, C_KT] > 0, "slip": slip, "uplift": uplift}
@@ -363,7 +367,7 @@ class BodyTracker:
                    "overturn_angle_rad": float(self.overturn[b]), "overturn_angle_from": self.overturn_from[b],
                    "drop_limit_m": float(self.drop[b]),
                    "max_slip_m": float(self.max_slip[b]) if ended else math.nan,
-                   "max_uplift_m": float(self.max_uplift[b]) if ended else math.nan,
+                   "max_uplift_m": float(self.max_uplift[b]) if ended else math.nan, "slip_from": "body footprint",
                    "past_tipping_at_end": tipping,
                    "residual_displacement_m": [float(v) for v in disp],
                    "residual_drift_m": [float(v) for v in drift],

@@ -61,8 +61,8 @@ from .interrupts import SignalFlag
 from .lock import FolderLock
 from .options import RunOptions, positive_seconds
 from .preflight import check_disk_room, check_times, estimate_output_bytes, prepare_out_dir
-from .probes import ForceProfile, ProbeContext
-from .response import run_response
+from .probes import ForceProfile, ProbeContext, RockingAngle
+from .response import refine_bodies, run_response
 
 HISTORY_FLUSH_SECONDS = 5.0  # most wall time between two writes of the history file [s] (one world)
 CHECKPOINT_WALL_SECONDS = 60.0  # wall time between checkpoints (--checkpoint) without --checkpoint-every [s]
@@ -649,6 +649,8 @@ class Run:
         if n:
             _describe_outputs(summary, history, scene)
         summary["bodies"], why = w.bodies.summary()  # per body: peak rotation, slip, uplift, whether it fell
+        summary["bodies"] = refine_bodies(summary["bodies"], history, scene.info,
+                                          {p.name: p.clump for p in scene.probes if isinstance(p, RockingAngle)})
         reasons |= why
         summary["response"], why = run_response(history, scene.info, max_err, ev["events"], summary["bodies"])
         reasons |= {f"response.{k}": v for k, v in why.items()}

@@ -126,6 +126,30 @@ def ground_displacement(history: dict, body: dict) -> np.ndarray | None:
     return np.asarray(history[name], float) if name in history else None
 
 
+def refine_bodies(bodies: list[dict], history: dict, info: dict, clumps: dict[str, int]) -> list[dict]:
+    """summary.json's ``bodies`` rows (dem.run.bodies) with the slip and uplift of each body the scene declares
+    as rocking (``info['rocking_bodies']``) from :func:`dem_response` (its pivot from upright, less rolling), so
+    that a body's row, the response and the summary line give one figure. ``clumps``: rocking-angle column →
+    body index (the probes')."""
+    declared = info.get("rocking_bodies") or []
+    t = np.asarray(history.get("t", ()), float)
+    if not declared or "alpha_rad" not in info or not t.size:
+        return bodies
+    out = [dict(b) for b in bodies]
+    for rb in declared:
+        b = clumps.get(rb.get("theta_deg"))
+        if b is None or b >= len(out) or any(k not in history for k in (rb["theta_deg"], rb["ux"], rb["uz"])):
+            continue
+        fell = out[b]["fell_time_s"] if out[b].get("fell") else math.nan
+        one = dem_response(history, info | {"rocking_bodies": [rb]}, default_overturn_angle(float(info["alpha_rad"])),
+                           math.nan, fell)
+        for k in ("max_slip_m", "max_uplift_m"):
+            if _finite(one[k]):
+                out[b][k] = one[k]
+        out[b]["slip_from"] = "scene rocking_body"
+    return out
+
+
 def fall_time(bodies=None, events=()) -> float:
     """The first time [s] a movable body fell (summary.json's ``bodies``, dem.run.bodies) or an ``overturn`` event
     says one did; NaN if none."""

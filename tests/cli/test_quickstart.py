@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -49,3 +51,23 @@ def test_examples_needing_pyvista_skip_with_the_extra_to_install(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "1 skipped" in r.stdout and "pyvista is in the vis extra (pip install -e '.[vis]')" in r.stdout, r.stdout
+
+
+@pytest.mark.slow  # the flagship run: 146,320 spheres for 6 s, 10-40 s here (CI runs it: .ci/run)
+def test_the_readme_quotes_the_flagship_runs_summary_line(tmp_path):
+    """The README's quoted summary line of its first command: the physics part (up to the energy balance error)
+    as the command prints it today; the timing after it is the machine's."""
+    import os
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("```\npena_block: peak"):]
+    quoted = " ".join(block[4:block.index("\n```", 4)].split())
+    env = os.environ | {"PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    r = subprocess.run([sys.executable, "-m", "dem.cli", "run", str(ROOT / "scenes" / "pena_block.py"), "--out",
+                        str(tmp_path / "run"), "--no-plots", "--no-progress"], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    printed = r.stdout.strip().splitlines()[-1]
+    physics = re.compile(r"^(.*energy balance error [\d.e+-]+;)")
+    assert physics.match(printed).group(1) == physics.match(quoted).group(1), (printed, quoted)
