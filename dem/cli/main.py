@@ -377,11 +377,23 @@ def _cmd_scenes(a) -> int:
         try:
             text = f.read_text()
             if text.startswith('"""'):
-                first = text[3:].split("\n", 1)[0].strip()
+                first = first_sentence(text[3:].split('"""', 1)[0])
         except OSError:
             pass
         print(f"{f.stem:18s} {first}")
     return 0
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring's first paragraph, its lines joined (issue 32: `dem scenes` cut the
+    descriptions at the end of their first line, mid-sentence)."""
+    import re
+
+    para = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    for m in re.finditer(r"\.\s(?=[A-Z(])", para):
+        if not re.search(r"(\bet al|\be\.g|\bi\.e|\bcf|\bEq|\bFig|\bTab|\bvs)$", para[:m.start()]):
+            return para[:m.start() + 1]
+    return para
 
 
 def _cmd_plot(a) -> int:
@@ -471,9 +483,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_PYTHON_SHOW_WARNING = warnings.showwarning
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """A warning on the command line: one line ``dem: warning: ...``, not Python's source path and category
-    (issue 32: the tutorial's example printed ".../dem/cli/main.py:207: UserWarning: damping_mass='body' ...")."""
+    """The engine's warnings (UserWarning) on the command line: one line ``dem: warning: ...``, not Python's source
+    path and category (issue 32: the tutorial's example printed ".../dem/cli/main.py:207: UserWarning:
+    damping_mass='body' ..."); other categories (a library's deprecations) as Python shows them."""
+    if not issubclass(category, UserWarning):
+        _PYTHON_SHOW_WARNING(message, category, filename, lineno, file, line)
+        return
     print(f"dem: warning: {_one_line(message)}", file=sys.stderr if file is None else file)
 
 

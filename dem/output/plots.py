@@ -109,6 +109,24 @@ def _colour_map(labels: list[str]) -> dict[str, str]:
     return {lab: cmap(i % cmap.N) for i, lab in enumerate(labels)}
 
 
+FRICTION_AXIS = 3.0  # |H|/V axis up to this many μ (or the curves' 99th percentile, if higher)
+
+
+def _clip_friction_spikes(ax, curves: list[np.ndarray], mu: float) -> None:
+    """|H|/V spikes where V nears 0 (a joint opening, a body in the air: issue 32 saw 44) would squeeze the μ
+    line to the axis' foot: the axis ends at FRICTION_AXIS μ or the 99th percentile, whichever is higher, and
+    says how high the clipped spikes went."""
+    vals = np.concatenate([c[np.isfinite(c)] for c in curves]) if curves else np.zeros(0)
+    if not vals.size:
+        return
+    top = max(FRICTION_AXIS * mu, float(np.percentile(np.abs(vals), 99)))
+    peak = float(np.max(np.abs(vals)))
+    if peak > 1.05 * top:
+        ax.set_ylim(0.0 if np.min(vals) >= 0 else -top, top)
+        ax.text(0.0, 1.0, f" clipped: spikes to {peak:.3g} where V nears 0", transform=ax.transAxes, fontsize=7,
+                va="top", ha="left", color="0.3")
+
+
 def draw_axis(ax, t: np.ndarray, history: dict, names: list[str], columns: dict[str, Column], colours: dict,
               *, family: str, mu: float | None = None) -> None:
     """One family on one axis: curves named by their labels, the unit on the axis, reference lines."""
@@ -135,6 +153,7 @@ def draw_axis(ax, t: np.ndarray, history: dict, names: list[str], columns: dict[
         ax.axhline(mu, color="tab:red", ls="--", lw=0.7)
         ax.text(1.0, mu, f" μ = {mu:g}", transform=ax.get_yaxis_transform(), fontsize=7, va="bottom", ha="right",
                 color="tab:red")
+        _clip_friction_spikes(ax, [np.asarray(history[n], float) * factor for n in names], mu)
     if family == K.DT_CRIT:
         ax.set_yscale("log")
     ax.grid(True, lw=0.3, alpha=0.6)

@@ -36,6 +36,10 @@ class Param:
     def range_text(self) -> str:
         if self.choices:
             return "one of " + ", ".join(map(str, self.choices))
+        if isinstance(self.default, bool):
+            return "true or false"
+        if isinstance(self.default, str):
+            return "text" if not self.unit else f"text, {self.unit}"
         lo = "-inf" if self.low is None else f"{self.low:g}"
         hi = "inf" if self.high is None else f"{self.high:g}"
         lb = "(" if self.low_open or self.low is None else "["
@@ -162,11 +166,24 @@ def load_scene_module(ref: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise ValueError(f"{path}:{e.lineno}: the scene file has a syntax error: {e.msg}") from e
+    except Exception as e:  # noqa: BLE001 — a user's scene file: one line naming it, not a traceback
+        raise ValueError(f"{_where(e, path)}: loading the scene file raised {type(e).__name__}: {e}") from e
     for attr in ("PARAMS", "build"):
         if not hasattr(module, attr):
             raise ValueError(f"scene file {path} must define {attr}")
     return module
+
+
+def _where(e: BaseException, path) -> str:
+    """'FILE:LINE' of the deepest frame of `e`'s traceback in the scene file `path` (or the file alone)."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if Path(f.filename).resolve() == Path(path).resolve()]
+    return f"{path}:{frames[-1].lineno}" if frames else str(path)
 
 
 def build_scene(ref_or_module, overrides: dict | None = None) -> Scene:
@@ -174,7 +191,13 @@ def build_scene(ref_or_module, overrides: dict | None = None) -> Scene:
     module = load_scene_module(ref_or_module) if isinstance(ref_or_module, (str, Path)) else ref_or_module
     name = getattr(module, "NAME", Path(getattr(module, "__file__", "scene")).stem)
     params = resolve_params(module.PARAMS, overrides, scene=name)
-    scene = module.build(params)
+    try:
+        scene = module.build(params)
+    except (ValueError, ArithmeticError, MemoryError):
+        raise  # what the engine says of bad input (one line on the command line)
+    except Exception as e:  # noqa: BLE001 — a bug in a scene's build: one line naming the file and line
+        where = _where(e, getattr(module, "__file__", name))
+        raise ValueError(f"{where}: the scene's build raised {type(e).__name__}: {e}") from e
     if not isinstance(scene, Scene):
         raise ValueError(f"scene {name}: build(params) must return a dem.Scene, got {type(scene).__name__} "
                          f"(from {getattr(module, '__file__', name)})")

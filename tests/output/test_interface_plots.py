@@ -56,3 +56,29 @@ def test_up_to_interface_lines_joints_are_a_line_each(tmp_path, monkeypatch):
     plot_history(h, tmp_path, columns={n: K.guess(n) for n in h}, full=True)
     assert [name for name, _f in drawn] == ["plot_interfaces.png"]
     assert all(labels == [f"joint{k}" for k in range(INTERFACE_LINES)] for labels in drawn[0][1].values())
+
+
+def test_friction_spikes_where_v_nears_zero_do_not_hide_the_mu_line():
+    """(Issue 32: |H|/V spikes up to 44 squeezed the μ line to the axis' foot.) A joint's |H|/V of about 0.3 with
+    one spike of 44 (V near 0): the axis ends at 3 μ, the μ line is in its middle third, and it says what it
+    clipped; without a spike the axis is matplotlib's own."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    h = _history(4)
+    cols = {n: K.guess(n) for n in h}
+    for spike, clipped in ((44.0, True), (None, False)):
+        h["joint0_friction"] = 0.3 + 0.05 * np.sin(h["t"])
+        if spike is not None:
+            h["joint0_friction"][50] = spike
+        fig, ax = plt.subplots()
+        plots.draw_axis(ax, h["t"], h, ["joint0_friction"], cols, {}, family=K.IF_FRICTION, mu=0.59)
+        lo, hi = ax.get_ylim()
+        said = " ".join(txt.get_text() for txt in ax.texts)
+        plt.close(fig)
+        if clipped:
+            assert hi == plots.FRICTION_AXIS * 0.59 and lo == 0.0 and "spikes to 44" in said
+        else:
+            assert hi < 1.0 and "clipped" not in said
