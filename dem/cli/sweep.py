@@ -13,9 +13,12 @@ from ..sweep.cases import parse_scale, parse_vary
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scene", help="scene file or name with a shaking table (single_pier, pier_deck)")
+    p.add_argument("scene", help="scene file or name with a shaking table: a scene whose PARAMS take "
+                   "dem.scenes.tools.RECORD_PARAMS (single_pier, pier_deck, drum_column, or your own: "
+                   "docs/tutorial.md)")
     p.add_argument("--records", nargs="+", required=True, metavar="DIR|GLOB|FILE",
-                   help="record files: a folder of .AT2 files, a glob ('recs/*.csv') or files")
+                   help="record files: a folder of .AT2 files (or of record sets, *.set.json), a glob ('recs/*.csv') "
+                   "or files")
     p.add_argument("--scale", required=True, metavar="LO:HI:N|V1,V2,...",
                    help="intensities: N values from LO to HI, or a list (read as --scale-by says)")
     p.add_argument("--scale-by", default="factor", choices=["factor", "pga", "sa"],

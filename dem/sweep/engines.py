@@ -153,12 +153,16 @@ def _dem_batch(batch: Batch) -> list[dict]:
             status = res.summary.get("status", "ok")
             message = res.summary.get("diagnosis") or ""
             status = "unstable" if status == "unstable" else "ok"
-            angle = _overturn_angle(o, scene.info["alpha_rad"])
             energy = res.summary.get("max_energy_error", math.nan)
             energy = math.nan if energy is None else energy
-            # an assembly (a column of drums): every block, its joints' dislocations (dem.run.assembly_response)
-            resp = (assembly_response(res.history, scene.info, angle, energy) if "assembly" in scene.info
-                    else dem_response(res.history, scene.info, angle, energy))
+            info = scene.info
+            if "alpha_rad" in info and ("assembly" in info or info.get("rocking_bodies")):
+                angle = _overturn_angle(o, info["alpha_rad"])
+                # an assembly (a column of drums): every block, its joints' dislocations (dem.run.assembly_response)
+                resp = (assembly_response(res.history, info, angle, energy) if "assembly" in info
+                        else dem_response(res.history, info, angle, energy))
+            else:  # a scene that declares no rocking body (a user's): every body's row (dem.run.bodies)
+                resp = res.summary.get("response") or empty_response()
             # a body that fell as the run saw it (dem.run.bodies: its own overturning angle, or a drop) overturns
             # the case at that time too, whether the scene declares it or not
             resp = merge_falls(resp, res.summary.get("bodies"), res.summary.get("events", []))

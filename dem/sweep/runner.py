@@ -88,11 +88,13 @@ def _check_shaking_table(scene: str, module) -> None:
     """Refuse a scene the sweep cannot drive: no record, or a record without the parameters the sweep sets."""
     if "record" not in module.PARAMS:
         raise ValueError(f"scene {scene!r} has no shaking table (no 'record' parameter)")
-    missing = [k for k in RECORD_PARAMS if k not in module.PARAMS]
+    # record_h2, record_v: a record set's other components, needed only when the records are sets (base_signal)
+    missing = [k for k in RECORD_PARAMS if k not in module.PARAMS and k not in ("record_h2", "record_v")]
     if missing:
         raise ValueError(f"scene {scene!r} takes a record but not the parameters a sweep sets on it "
-                         f"({', '.join(missing)}): a swept scene builds its table with "
-                         f"dem.scenes.tools.shaking_params (single_pier, pier_deck, drum_column)")
+                         f"({', '.join(missing)}): a swept scene takes dem.scenes.tools.RECORD_PARAMS in its PARAMS "
+                         "(shaking_params(sine) gives them with the Eq. 42 sine's) and builds its table with "
+                         "base_signal and shaking (docs/tutorial.md, 'Sweeping your own scene')")
 
 
 def plan_sweep(spec: SweepSpec) -> SweepPlan:

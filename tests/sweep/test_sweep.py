@@ -215,3 +215,43 @@ def test_a_sweep_of_record_sets_takes_their_vertical_component(tmp_path):
     assert abs(vertical["peak_theta_over_alpha"] - horizontal["peak_theta_over_alpha"]) > 0.01
     vel = scene.model.walls[0].motion.velocity
     assert np.max(np.abs(vel[:, 2])) > 0.1 and scene.info["base_pga_v_g"] == pytest.approx(0.18, rel=1e-6)
+
+
+USER_SCENE = '''"""A user's block on a shaking table, declaring nothing but its table."""
+import numpy as np
+
+import dem
+from dem.run.probes import BodyMotion
+from dem.scenes.scene import Param, Scene
+from dem.scenes.tools import SINE_KEYS, base_signal, shaking, shaking_direction, shaking_params
+
+PARAMS = shaking_params({k: Param(v, k, "", low=0) for k, v in zip(SINE_KEYS, (0.5, 1.0, 1.0, 2.0, 3.0))}) | {
+    "t_end": Param(1.5, "duration", "s", low=0, low_open=True)}
+
+
+def build(p):
+    stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, damping_normal=0.2, damping_shear=0.2,
+                               density=2500.0)
+    tpl = dem.box_clump(0.1, 0.5, 0.1, r_core=0.025)
+    b = dem.ModelBuilder()
+    signal, info = base_signal(p, PARAMS)
+    table = b.add_wall((0, 0, 0), (0, 0, 1), material=stone, name="table",
+                       motion=shaking(signal, direction=shaking_direction(p), t_end=p["t_end"]))
+    c = b.add_clump(tpl, material=stone, position=(0, 0, -float(np.min(tpl.centers[:, 2] - tpl.radii))),
+                    name="block")
+    return Scene("my_block", b.finalize(), [BodyMotion("block", c)], 1e-4, p["t_end"], 5e-3, p, info)
+'''
+
+
+def test_a_users_scene_is_swept_without_declaring_rocking_bodies(ti_cpu, pulse_record, tmp_path):
+    """(Issue 32, item 7.) A user's scene that takes the record parameters (shaking_params) and declares no rocking
+    body, no α and no rigid reference: the DEM engine sweeps it, each row from its bodies (dem.run.bodies): the
+    slender block (α = 11.3°) stays at 0.05 g and falls at 1 g, as the one-cycle 1 Hz pulse of that size throws
+    it (uplift from g tan α = 0.2 g; at 1 g it lands past its overturning angle)."""
+    scene = tmp_path / "my_block.py"
+    scene.write_text(USER_SCENE)
+    out = run_sweep(SweepSpec(scene=str(scene), records=[pulse_record], intensities=[0.05, 1.0], scale_by="pga",
+                              t_end=1.5, engine="dem", out=tmp_path / "dem"))
+    assert (out["status"] == "ok").all(), out[["status", "message"]]
+    assert list(out["overturned"]) == [False, True]
+    assert out.loc[0, "max_uplift_m"] < 1e-4 and out.loc[0, "peak_theta_over_alpha"] < 0.05
