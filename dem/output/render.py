@@ -325,9 +325,11 @@ class FrameRenderer:
             pl.remove_actor("forces")
         _text_background(pl.add_text(f"{self.scene_name}   t = {t:.4f} s", position="upper_left", font_size=12,
                                      color="black", name="time"))
-        if not self._camera_set:  # from the first frame drawn, then fixed so that a movie does not jump
+        if not self._camera_set:  # from the first frame drawn; later frames only follow the bodies (_follow)
             self._set_camera(cloud)
             self._camera_set = True
+        else:
+            self._follow(cloud)
 
     def _body_legend(self, colours: list[str]) -> None:
         """Body names in their colours, under the time (a text per body: VTK's legend box scales its text
@@ -369,10 +371,14 @@ class FrameRenderer:
         the other body's sphere), of length FORCE_LENGTH × diagonal × F_n / force_ref, coloured by F_n."""
         cm = self.results.read_frame(k, "contacts")
         fn = _fn(cm)
-        if len(fn) == 0:
+        # a frame without contacts, or whose contacts carry no force (a body in the air): nothing to draw (issue 32:
+        # an empty tube mesh stopped `dem render --movie` with "Empty meshes cannot be plotted")
+        carrying = np.flatnonzero(fn > 0.0) if len(fn) else np.zeros(0, int)
+        if len(carrying) == 0 or len(cm.points) < 2 * len(fn):
             return None
-        cp = np.asarray(cm.points, float)[0::2]
-        normal = np.asarray(cm.cell_data["normal"][0], float)
+        cp = np.asarray(cm.points, float)[0::2][carrying]
+        normal = np.asarray(cm.cell_data["normal"][0], float)[carrying]
+        fn = fn[carrying]
         diag = float(np.linalg.norm(np.ptp(cloud.points, axis=0))) or 1.0
         length = FORCE_LENGTH * diag * np.maximum(fn, 0.0) / self.force_ref
         ends = cp - normal * length[:, None]
@@ -381,12 +387,14 @@ class FrameRenderer:
         lines = np.column_stack([np.full(len(fn), 2), np.arange(0, 2 * len(fn), 2), np.arange(1, 2 * len(fn), 2)])
         poly = self.pv.PolyData(pts, lines=lines.ravel())
         poly.point_data["normal force [N]"] = np.repeat(fn, 2)
-        return poly.tube(radius=0.004 * diag, n_sides=8)
+        tubes = poly.tube(radius=0.004 * diag, n_sides=8)
+        return tubes if tubes.n_points else None
 
     def _set_camera(self, cloud) -> None:
         """Frame the bodies (the spheres' bounding box), not the walls, which can be far larger."""
         pl = self.plotter
         c = np.asarray(cloud.center, float)
+        self._centre = c
         diag = float(np.linalg.norm(np.ptp(cloud.points, axis=0))) or 1.0
         pl.camera.focal_point = tuple(c)
         pl.camera.position = tuple(c + self.cam_dir * 2.5 * diag)
@@ -403,6 +411,17 @@ class FrameRenderer:
         cam.focal_point, cam.position = tuple(focal + shift), tuple(pos + shift)
         cam.zoom((1.0 - BAR_BAND) * self.zoom)
         pl.reset_camera_clipping_range()  # walls beyond the framed box stay drawn
+
+    def _follow(self, cloud) -> None:
+        """Move the camera with the bodies' centre in the horizontal plane, without turning or zooming (issue 32: a
+        shaking table carried the bodies 2 m out of a fixed frame); rocking in place moves it little."""
+        c = np.asarray(cloud.center, float)
+        shift = np.array([c[0] - self._centre[0], c[1] - self._centre[1], 0.0])
+        cam = self.plotter.camera
+        cam.focal_point = tuple(np.asarray(cam.focal_point) + shift)
+        cam.position = tuple(np.asarray(cam.position) + shift)
+        self._centre = c
+        self.plotter.reset_camera_clipping_range()
 
     def image(self, k: int) -> np.ndarray:
         """Frame `k` as an RGB image, shape (height, width, 3), uint8."""

@@ -170,3 +170,53 @@ def test_missing_pyvista_gives_an_install_command_that_works(monkeypatch, postpr
     assert not ok and "pip install -e '.[vis]'" in why
     with pytest.raises(ImportError, match=r"pip install -e '\.\[vis\]'"):
         load_results(postproc_run.out_dir).pyvista_frame(-1)
+
+
+def test_movie_of_a_body_in_the_air_on_a_moving_table(tmp_path, ti_cpu):
+    """(Issue 32: `dem render --movie` stopped on frames without contact force, "Empty meshes cannot be plotted",
+    and its camera stayed put while the table carried the bodies out of the picture.) A box dropped 2 cm onto a
+    table that moves at 1 m/s along x: the movie has every frame, and the camera has moved with the box along x
+    by its own travel (the box rides the table once it lands), not at all across or up."""
+    _require_rendering()
+    import dem
+    from dem.model.walls import WallMotion
+    from dem.output.paraview import VtkWriter
+    from dem.output.render import FrameRenderer
+    from dem.output.results import load_results
+    from dem.run.driver import run_scene
+    from dem.scenes.scene import Scene
+
+    stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, damping_normal=0.3, damping_shear=0.3,
+                               density=2500.0)
+    tpl = dem.box_clump(0.1, 0.1, 0.1, r_core=0.02)
+    b = dem.ModelBuilder()
+    b.add_wall((0, 0, 0), (0, 0, 1), material=stone, name="table", motion=WallMotion.constant((1.0, 0.0, 0.0)))
+    b.add_clump(tpl, material=stone, position=(0, 0, 0.07), name="box")
+    model = b.finalize()
+    out = tmp_path / "run"
+    res = run_scene(Scene("drop", model, [], 1e-4, 0.4, 1e-3, {}), out_dir=out, frame_dt=0.05, progress=False,
+                    plots=False, frame_writer=lambda: VtkWriter(out, model))
+    results = load_results(out)
+    r = FrameRenderer(results, size=(160, 120))
+    try:
+        r.draw(0)
+        focal0 = np.asarray(r.plotter.camera.focal_point)
+        for k in range(1, len(results.frames)):
+            r.draw(k)  # the first frames: the box in the air, no contact
+        moved = np.asarray(r.plotter.camera.focal_point) - focal0
+        # contacts that carry no force (separating: the no-tension law gives F_n = 0 while δ > 0) draw no tube,
+        # where an empty tube mesh was handed to the plotter
+        from types import SimpleNamespace
+
+        two = SimpleNamespace(points=np.zeros((4, 3)), cell_data={"fn": [np.zeros(2)], "normal": [np.ones((2, 3))]})
+        read = results.read_frame
+        results.read_frame = lambda k, part="spheres": two if part == "contacts" else read(k, part)
+        assert r._force_tubes(len(results.frames) - 1, r.results.read_frame(-1, "spheres")) is None
+        results.read_frame = read
+    finally:
+        r.close()
+    travel = res.history["t"]  # the box's own travel along x from the first frame to the last
+    x = np.asarray(results.read_frame(-1, "spheres").points, float)[:, 0].mean() - \
+        np.asarray(results.read_frame(0, "spheres").points, float)[:, 0].mean()
+    assert len(travel) and x > 0.1  # it rode the table
+    assert moved[0] == pytest.approx(x, rel=0.05) and abs(moved[1]) < 1e-9 and abs(moved[2]) < 1e-9
