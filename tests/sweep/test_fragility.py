@@ -98,13 +98,19 @@ def fake_sweep(folder, engine, theta, rng):
     return store
 
 
-def test_cli_writes_fits_and_plots(tmp_path):
+def test_cli_writes_fits_and_plots(tmp_path, capsys):
     fake_sweep(tmp_path / "rigid", "rigid", THETA, np.random.default_rng(1))
     fake_sweep(tmp_path / "dem", "dem", THETA, np.random.default_rng(2))
     p = argparse.ArgumentParser()
     add_arguments(p)
     assert main(p.parse_args([str(tmp_path / "rigid"), str(tmp_path / "dem"), "--out", str(tmp_path / "f"),
                               "--bootstrap", "100", "--thresholds", "0.5"])) == 0
+    said = capsys.readouterr()
+    # (issue 32) it says what it fits while it works, and its table has a header; the median is not called θ
+    assert "fitting 4 fragility curves, 100 bootstrap resamples each" in said.err and "4/4 dem" in said.err
+    header = said.out.splitlines()[0].split()
+    assert header[:4] == ["sweep", "damage", "median", "(PGA,"] and "β" in header
+    assert "θ =" not in said.out  # θ is the rocking angle's letter ("peak |θ|/α ≥ 0.5"), not the median's
     doc = json.loads((tmp_path / "f" / "fragility.json").read_text())
     assert set(doc["sweeps"]) == {"rigid", "dem"}
     over = doc["sweeps"]["rigid"]["fits"]["overturned"]
