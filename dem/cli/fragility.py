@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -52,8 +53,6 @@ def analyse(tables: dict, *, im: str, measures: list[str], samples: int, level: 
             stream=None) -> dict:
     """{label: {measure: FragilityFit}} for results tables {label: DataFrame}; with ``stream``, says what it fits
     and how far it is (issue 32: 71 s in silence for 32 cases, the bootstrap's 500 fits per curve)."""
-    import time
-
     from ..sweep.fragility import damage_outcomes, fit_with_bootstrap
 
     total = len(tables) * len(measures)

@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import warnings
 from collections import Counter
@@ -387,8 +388,6 @@ def _cmd_scenes(a) -> int:
 def first_sentence(doc: str) -> str:
     """The first sentence of a docstring's first paragraph, its lines joined (issue 32: `dem scenes` cut the
     descriptions at the end of their first line, mid-sentence)."""
-    import re
-
     para = " ".join(doc.strip().split("\n\n", 1)[0].split())
     for m in re.finditer(r"\.\s(?=[A-Z(])", para):
         if not re.search(r"(\bet al|\be\.g|\bi\.e|\bcf|\bEq|\bFig|\bTab|\bvs)$", para[:m.start()]):

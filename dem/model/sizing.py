@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -151,8 +152,6 @@ def check_box(width, height, thickness, *, r_core, r_base=None, r_top=None, base
 
 def warn_size(what: str, **lengths) -> None:
     """Warn, naming the likely unit mistake, for a body dimension [m] above SIZE_WARNING_M (before it is built)."""
-    import warnings
-
     big = {k: v for k, v in lengths.items() if isinstance(v, (int, float)) and v > SIZE_WARNING_M}
     if big:
         k, v = max(big.items(), key=lambda kv: kv[1])

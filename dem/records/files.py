@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import glob as _glob
+import json
 import os
 from pathlib import Path
 
@@ -35,8 +36,6 @@ def is_record_set(path: str | Path) -> bool:
 def read_record_set(path: str | Path) -> dict[str, Path]:
     """The component files a record-set file names (module docstring), resolved against its folder.
     ValueError naming the file for a bad one."""
-    import json
-
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,8 +181,6 @@ def load_scene_module(ref: str):
 
 def _where(e: BaseException, path) -> str:
     """'FILE:LINE' of the deepest frame of `e`'s traceback in the scene file `path` (or the file alone)."""
-    import traceback
-
     frames = [f for f in traceback.extract_tb(e.__traceback__) if Path(f.filename).resolve() == Path(path).resolve()]
     return f"{path}:{frames[-1].lineno}" if frames else str(path)
 
