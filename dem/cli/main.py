@@ -118,7 +118,8 @@ def _add_run(sub):
                         "default on GPU backends; on the CPU one thread per world, to check it against the serial "
                         "path")
     p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=[*KINDS, "none"],
-                   help="end the run at the first of these events: overturn, left_domain, "
+                   help="end the run at the first of these events: overturn (any body fell: its tilt reached its "
+                   "overturning angle or it dropped off its support; README 'When a body falls'), left_domain, "
                    "sliding, or none (default: the scene's choice, left_domain)")
 
 
