@@ -18,8 +18,11 @@ import numpy as np
 
 ZONE_BASE, ZONE_CORE, ZONE_TOP = 0, 1, 2
 """Zone labels of a template's spheres (ClumpTemplate.zone): the bottom joint zone, the core, the top joint
-zone; prism_clump labels a joint zone on a face that is neither bottom nor top ZONE_JOINT0 + its edge index."""
+zone; prism_clump labels a joint zone on a face that is neither bottom nor top ZONE_JOINT0 + its edge index
+(dem.model.mesh_clump: ZONE_JOINT0 + the joint's index)."""
 ZONE_JOINT0 = 3
+ZONE_SURFACE = 100
+"""Zone label of a mesh body's skin: its surface layer away from its joint faces (dem.model.mesh_clump)."""
 
 
 def spacing(radius: float, ratio: float) -> float:

@@ -1,4 +1,5 @@
-"""Public entry points for a rectangular block: free_rocking and base_excited (issue 3)."""
+"""Public entry points: free_rocking and base_excited for a rectangular block (issue 3), body_free_rocking and
+body_base_excited for any rigid body given as a RockingBlock (RockingBlock.from_body: m, R, α, I_O; issue 31)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,17 @@ def free_rocking(
         width, height, None, t_end, restitution=restitution, linear=linear, method=method, dt=dt,
         theta0=theta0, g=g, order=order, rest_omega=rest_omega,
     )  # fmt: skip
+
+
+def body_base_excited(block: RockingBlock, accel: AccelLike, t_end: float, **options) -> RockingResult:
+    """Rocking of any rigid body (`block`: e.g. RockingBlock.from_body(m, R, α, I_O)) on a base with
+    horizontal acceleration `accel`; options as in :func:`base_excited`."""
+    return solve(block, accel, t_end, **options)
+
+
+def body_free_rocking(block: RockingBlock, theta0: float, t_end: float, **options) -> RockingResult:
+    """Free rocking of any rigid body (`block`) released from rest at θ0 [rad]; options as in
+    :func:`free_rocking`."""
+    if float(theta0) == 0.0:
+        raise ValueError("theta0 must be non-zero (a body released at θ = 0 stays at rest)")
+    return solve(block, None, t_end, theta0=theta0, **options)
