@@ -21,6 +21,7 @@ import numpy as np
 
 from .mesh_file import TriMesh, bounding_diagonal
 from .mesh_mass import mesh_moments
+from .mesh_query import ColumnGrid, column_winding
 
 ZERO_VOLUME = 1e-9
 """A mesh whose volume is below this × the cube of its bounding-box diagonal has none."""
@@ -95,8 +96,6 @@ def check_closed_surface(mesh: TriMesh) -> float:
 def check_winding(mesh: TriMesh, columns: int) -> None:
     """Self-intersection check on a `columns` × `columns` grid of vertical lines over the mesh (module
     docstring)."""
-    from .mesh_query import ColumnGrid, column_winding
-
     lo, hi = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
     step = (hi[:2] - lo[:2]) / columns
     grid = ColumnGrid(lo[0] + 0.5 * step[0], step[0], columns, lo[1] + 0.5 * step[1], step[1], columns)

@@ -64,7 +64,7 @@ from .mesh_file import bounding_diagonal, load_mesh
 from .mesh_joints import JointFace, find_joint_face, joint_directions, layer, zone_layers
 from .mesh_mass import MeshSolid
 from .mesh_query import ColumnGrid, SurfaceDistance, inside_points
-from .mesh_skin import SKIN_SPACING, skin
+from .mesh_skin import SKIN_SPACING, candidates, skin
 from .sizing import check_sphere_count
 
 EDGES = ("true", "rounded")
@@ -261,8 +261,6 @@ def _coverage(v, f, x, r, r_s: float, area: float, s: float, dist: SurfaceDistan
     from every sphere. More than UNCOVERED_SHARE of the surface: ValueError (the spheres are larger than the
     body's thinnest parts, naming the thinnest place found); less, but some: a note."""
     from scipy.spatial import cKDTree
-
-    from .mesh_skin import candidates
 
     _p, _cls, over = candidates(v, f, 0.0, s)
     over = over[_cls == 1]

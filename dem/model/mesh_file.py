@@ -20,6 +20,7 @@ are merged into one, so that faces share edges and the surface can be checked fo
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,8 +101,6 @@ def _unit_scale(units: str | None) -> float:
 def check_units(extent: float, units: str | None, source: str) -> None:
     """Refuse a body more than MAX_EXTENT across read as metres without ``units`` (a unit mistake, most
     likely); warn about one under MIN_EXTENT. Both messages name the unit that makes the size plausible."""
-    import warnings
-
     given = "m" if units is None else units
     if extent > MAX_EXTENT and units is None:
         guess = _likely_unit(extent, 1.0)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .lattice import layer_heights
 from .mesh_query import ColumnGrid, boundary_loops, inside_points, plane_faces
 
 FLAT_TOL = 1e-7
@@ -258,8 +259,6 @@ def zone_layers(face: JointFace, vertices, faces, radius: float, spacing: float,
                 step: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Centres [m] of the joint zone's deeper layers (module docstring) before the inside-the-body test on
     distance, and whether each lies inside the body (the vertical-line test in the face's frame)."""
-    from .lattice import layer_heights
-
     depths = layer_heights(0.0, zone, radius, spacing)[1:] if zone > 0 else np.zeros(0)
     if not len(depths):
         return np.zeros((0, 3)), np.zeros(0, bool)

@@ -80,6 +80,15 @@ class PivotEdge:
         """a_u / g = s / h [-]: the held horizontal acceleration ÷ g that uplifts the body at rest (towards d)."""
         return self.reach / self.h
 
+    def restitution_onto(self, other: PivotEdge) -> float:
+        """θ̇⁺/θ̇⁻ at an impact that moves the pivot from this edge to `other`, an edge parallel to it on the far
+        side of G, by angular momentum about the new pivot (Housner 1963 for any two edges): with the arms
+        r_A = (b_A, h_A), r_B = (−b_B, h_B) from each pivot to G in the plane of rocking,
+        e = (I_G + m r_A·r_B) / (I_G + m |r_B|²) (validation.rocking.pivot_restitution)."""
+        i_g = self.inertia_axis
+        dot = -self.b * other.b + self.h * other.h
+        return (i_g + self.mass * dot) / (i_g + self.mass * (other.b**2 + other.h**2))
+
     def housner_restitution(self) -> float:
         """θ̇⁺/θ̇⁻ at an impact onto a symmetric twin edge, by angular momentum about the new pivot
         (Housner 1963): e = 1 − (2 m R² / I_O) sin²α (1 − 1.5 sin²α for a rectangle)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .mesh_file import TriMesh
+from .mesh_mass import mesh_moments
 
 
 def box_mesh(width: float, height: float, thickness: float) -> TriMesh:
@@ -122,7 +123,7 @@ def ellipse_ring(ax: float, ay: float, n: int, center=(0.0, 0.0), bump=None) -> 
 
 def statue_mesh(*, sides: int = 48) -> TriMesh:
     """A standing figure on its own square pedestal, made from lofted sections (scenes/data/make_meshes.py
-    writes it to scenes/data/statue.stl): pedestal 0.28 × 0.28 × 0.08 m, figure to 1.10 m, leaning 25 mm
+    writes it to scenes/data/statue.stl): pedestal 0.27 × 0.27 × 0.08 m, figure to 1.10 m, leaning 25 mm
     forward (+x) at the head, an arm held forward at the chest, a narrow neck: non-convex, and not
     symmetric front to back. Base face at z = 0, centred on the z axis."""
     if sides % 8:
@@ -132,7 +133,7 @@ def statue_mesh(*, sides: int = 48) -> TriMesh:
     def c(z):
         return (lean * z, 0.0)
 
-    sec = [(0.0, square_ring(0.14, sides)), (0.08, square_ring(0.14, sides)),
+    sec = [(0.0, square_ring(0.135, sides)), (0.08, square_ring(0.135, sides)),
            (0.08, ellipse_ring(0.105, 0.085, sides, c(0.08))),          # feet and hem of a robe
            (0.30, ellipse_ring(0.095, 0.075, sides, c(0.30))),
            (0.50, ellipse_ring(0.11, 0.08, sides, c(0.50))),            # hips
@@ -154,8 +155,6 @@ def stone_mesh(seed: int, *, size=(0.40, 0.30, 0.70), points: int = 60, roughnes
     bed whose line passes beside the centre of mass lies along y on the +x side (the edge it is tilted onto
     and pivots on, rocking in x), and moved so that the bed is at z = 0 with the centre of mass over the
     origin."""
-    from .mesh_mass import mesh_moments
-
     rng = np.random.default_rng(seed)
     d = rng.normal(size=(points, 3))
     d /= np.linalg.norm(d, axis=1, keepdims=True)
