@@ -23,6 +23,11 @@ Layout of an output folder (``K`` is the frame number, 6 digits)::
     vtk/clumps_K.vtu           one vertex per clump at its centre of mass; point data body (active
                                scalars), velocity [m/s], angular_velocity [rad/s], quaternion (w, x, y, z),
                                clump_id
+    vtk/surfaces_K.vtu         (models with bodies from meshes, dem.model.mesh_clump) each such body's own
+                               surface, its mesh's triangles moved by the body's pose (x = x_G + R (x₀ − x₀_G),
+                               the template's vertices x₀ about its centre of mass x₀_G): what the body looks
+                               like, beside its spheres; point data body (active scalars), velocity [m/s]
+                               (v + ω × r)
     vtk/bodies.csv             the bodies' names: columns body (the index in the frames' ``body`` arrays and
                                the contacts' body_id) and name (the model's; summary.json's ``bodies``)
 
@@ -63,6 +68,9 @@ if TYPE_CHECKING:  # dem.output.snapshot imports Taichi, which reading and writi
     from .snapshot import Frame
 
 PARTS = ("spheres", "walls", "contacts", "clumps")
+SURFACES = "surfaces"
+"""The part of the bodies from meshes (module docstring), written where a model has any."""
+ALL_PARTS = PARTS + (SURFACES,)
 PVD_NAME = "run.pvd"
 VTK_DIR = "vtk"
 # frames per simulated second when none is asked for: ≳ 7 frames per rocking cycle of the Peña block
@@ -184,8 +192,36 @@ def expand_to_all_spheres(frame: Frame, model) -> Frame:
                                contact_sphere=remap(frame.contact_sphere), contact_other=remap(frame.contact_other))
 
 
+def body_surfaces(model) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """The bodies of `model` whose solid is a surface mesh (dem.model.mesh_mass.MeshSolid): (clump index, its
+    vertices relative to the centre of mass in the body frame [m], its triangles)."""
+    out = []
+    for c, cs in enumerate(model.clumps):
+        solid = cs.template.solid
+        if solid is not None and hasattr(solid, "vertices") and hasattr(solid, "faces"):
+            out.append((c, np.asarray(solid.vertices, float) - cs.mass_props.center, np.asarray(solid.faces)))
+    return out
+
+
+def surface_mesh(frame: Frame, surfaces) -> meshio.Mesh:
+    """The surfaces (:func:`body_surfaces`) of `frame`'s bodies at their poses, as one triangle mesh."""
+    pts, tris, body, vel = [], [], [], []
+    n = 0
+    for c, local, faces in surfaces:
+        q = np.asarray(frame.clump_quaternion[c], float)
+        arm = local @ quat_to_matrix(q / np.linalg.norm(q)).T
+        pts.append(np.asarray(frame.clump_position[c], float) + arm)
+        vel.append(np.asarray(frame.clump_velocity[c], float) + np.cross(np.asarray(frame.clump_omega[c], float), arm))
+        tris.append(faces + n)
+        body.append(np.full(len(local), c, np.int32))
+        n += len(local)
+    return meshio.Mesh(np.concatenate(pts), [("triangle", np.concatenate(tris).astype(np.int64))],
+                       point_data={"body": np.concatenate(body), "velocity": np.concatenate(vel)})
+
+
 MESHERS = {"spheres": sphere_mesh, "walls": wall_mesh, "contacts": contact_mesh, "clumps": clump_mesh}
-ACTIVE_SCALARS = {"spheres": "body", "clumps": "body"}  # what a viewer colours a part by when it opens it
+# what a viewer colours a part by when it opens it
+ACTIVE_SCALARS = {"spheres": "body", "clumps": "body", SURFACES: "body"}
 BODIES_NAME = "bodies.csv"  # in vtk/: the body names of the frames' body ids
 
 
@@ -243,11 +279,13 @@ class VtkWriter:
         self.all_spheres = all_spheres
         self.encoding = encoding
         self.pvd_interval = float(pvd_interval)
-        self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0)
+        self.surfaces = body_surfaces(model)
+        self.parts = tuple(p for p in PARTS if p != "walls" or model.wall_count > 0) + \
+            ((SURFACES,) if self.surfaces else ())
         self.vtk_dir = self.out_dir / VTK_DIR
         self.vtk_dir.mkdir(parents=True, exist_ok=True)
         keep = len(keep_times)
-        for part in PARTS:
+        for part in ALL_PARTS:
             for old in self.vtk_dir.glob(f"{part}_[0-9]*.vtu"):
                 if not (old.stem.rsplit("_", 1)[1].isdigit() and int(old.stem.rsplit("_", 1)[1]) < keep):
                     old.unlink()
@@ -267,8 +305,8 @@ class VtkWriter:
 
     def frame_path(self, k: int, part: str = "spheres") -> Path:
         """Path of part `part` of frame number `k`."""
-        if part not in PARTS:
-            raise ValueError(f"part must be one of {PARTS}, got {part!r}")
+        if part not in ALL_PARTS:
+            raise ValueError(f"part must be one of {ALL_PARTS}, got {part!r}")
         return self.vtk_dir / f"{part}_{k:06d}.vtu"
 
     def write(self, frame: Frame) -> None:
@@ -279,7 +317,7 @@ class VtkWriter:
             frame = expand_to_all_spheres(frame, self.model)
         k = self.frame_count
         for part in self.parts:
-            mesh = MESHERS[part](frame)
+            mesh = surface_mesh(frame, self.surfaces) if part == SURFACES else MESHERS[part](frame)
             # frames: no fsync (milliseconds per file), the move alone keeps them whole if the run stops
             with atomic_path(self.frame_path(k, part), durable=False) as tmp:
                 if self.encoding == "raw":

@@ -12,7 +12,9 @@ tube from each contact point along the force's line of action into the wall or t
 length and colour proportional to the normal force: the reaction diagram of each interface), the time,
 and a scalar bar per colour. The camera frames the bodies, not the walls. Where bodies touch bodies the
 spheres are drawn translucent so that the contacts between them show (``--opacity``); ``--contacts-only``
-leaves the spheres out (each body's outline instead).
+leaves the spheres out (each body's outline instead). A body from a mesh (dem.model.mesh_clump) is drawn as
+its own surface, moved by its pose (the frames' ``surfaces`` part, dem.output.paraview), not as its spheres
+(``--spheres`` draws its spheres too).
 
 Off-screen rendering needs an OpenGL context without a window: VTK's pip wheels use EGL (Mesa's libEGL,
 Debian libegl1 + libgl1-mesa-dri) or OSMesa (libosmesa6) when there is no X display; this module picks
@@ -30,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .paraview import SURFACES
 from .results import Results, load_results
 
 FIELDS = {"body": "", "velocity": "m/s", "angular_velocity": "rad/s", "contact_force": "N", "radius": "m",
@@ -210,12 +213,14 @@ class FrameRenderer:
         opacity: of the spheres, in (0, 1] (default: TRANSLUCENT when bodies touch bodies in the frames drawn,
             1 otherwise).
         contacts_only: leave the spheres out (each body's outline instead): the contact network alone.
+        spheres: draw the spheres of the bodies from meshes too (default: their own surfaces alone, where the
+            frames hold them).
     """
 
     def __init__(self, results: Results, *, color_by: str | None = None, camera: str = "iso", zoom: float = 1.0,
                  size: tuple[int, int] = (1280, 720), clim: tuple[float, float] | None = None,
                  force_ref: float | None = None, contacts: bool = True, frames_for_range: list[int] | None = None,
-                 opacity: float | None = None, contacts_only: bool = False):
+                 opacity: float | None = None, contacts_only: bool = False, spheres: bool = False):
         self.results = results
         bodies = results.summary.get("clumps") or []
         if color_by is None:
@@ -225,6 +230,7 @@ class FrameRenderer:
             raise ValueError(f"--opacity must be in (0, 1], got {opacity}")
         self.body_names = [str(c.get("name", f"body {k}")) for k, c in enumerate(bodies)]
         self.contacts_only = bool(contacts_only)
+        self.all_spheres = bool(spheres)
         self.cam_dir, self.cam_up = parse_camera(camera)
         if not (np.isfinite(zoom) and zoom > 0):
             raise ValueError(f"--zoom must be > 0, got {zoom}")
@@ -296,14 +302,23 @@ class FrameRenderer:
         title = _bar_title(self.field, self.comp)
         cloud[title] = _scalars(sph.point_data, self.field, self.comp)
         categorical = self.field in CATEGORICAL
+        shown = cloud
+        if SURFACES in parts and not self.contacts_only:
+            drawn = self._surfaces(k, title, categorical)
+            if not self.all_spheres and drawn:
+                keep = ~np.isin(np.asarray(sph.point_data["clump_id"]).astype(int), drawn)
+                shown = cloud.extract_points(np.flatnonzero(keep), adjacent_cells=False) if keep.any() else None
         if self.contacts_only:
             self._outlines(k, sph)
+        elif shown is None:
+            pl.remove_actor("spheres")
+            if categorical:
+                self._body_legend(self._colours(cloud, title))
         else:
-            glyphs = cloud.glyph(geom=self._sphere_geom, scale="radius", orient=False, factor=1.0)
+            glyphs = shown.glyph(geom=self._sphere_geom, scale="radius", orient=False, factor=1.0)
             kw = {"smooth_shading": True, "opacity": self.opacity, "name": "spheres"}
             if categorical:
-                ids = np.asarray(cloud[title]).astype(int)
-                colours = _body_colours(max(int(ids.max(initial=0)) + 1, len(self.body_names)))
+                colours = self._colours(cloud, title)
                 pl.add_mesh(glyphs, scalars=title, cmap=colours, clim=(-0.5, len(colours) - 0.5), categories=True,
                             show_scalar_bar=False, **kw)
                 self._body_legend(colours)
@@ -330,6 +345,34 @@ class FrameRenderer:
             self._camera_set = True
         else:
             self._follow(cloud)
+
+    def _colours(self, cloud, title: str) -> list[str]:
+        """One colour per body (of every body in the frame, whether drawn as spheres or as a surface)."""
+        ids = np.asarray(cloud[title]).astype(int)
+        return _body_colours(max(int(ids.max(initial=0)) + 1, len(self.body_names)))
+
+    def _surfaces(self, k: int, title: str, categorical: bool) -> list[int]:
+        """Draw the surfaces of the bodies from meshes in frame `k` (in their body's colour, or coloured by the
+        field where the surfaces carry it, velocity; else light grey); returns their body ids."""
+        sm = self.results.read_frame(k, SURFACES)
+        tris = np.asarray(sm.cells_dict.get("triangle", np.zeros((0, 3), int)))
+        if not len(tris):
+            self.plotter.remove_actor("surfaces")
+            return []
+        poly = self.pv.PolyData(np.asarray(sm.points, float), np.column_stack([np.full(len(tris), 3), tris]).ravel())
+        ids = np.asarray(sm.point_data["body"]).astype(int)
+        kw = {"smooth_shading": True, "split_sharp_edges": True, "name": "surfaces", "show_edges": False}
+        if categorical:
+            colours = _body_colours(max(int(ids.max(initial=0)) + 1, len(self.body_names)))
+            poly[title] = ids.astype(float)
+            self.plotter.add_mesh(poly, scalars=title, cmap=colours, clim=(-0.5, len(colours) - 0.5), categories=True,
+                                  show_scalar_bar=False, **kw)
+        elif self.field in sm.point_data:
+            poly[title] = _scalars(sm.point_data, self.field, self.comp)
+            self.plotter.add_mesh(poly, scalars=title, clim=self.clim, cmap="viridis", show_scalar_bar=False, **kw)
+        else:
+            self.plotter.add_mesh(poly, color="lightgray", **kw)
+        return sorted(set(ids.tolist()))
 
     def _body_legend(self, colours: list[str]) -> None:
         """Body names in their colours, under the time (a text per body: VTK's legend box scales its text
@@ -546,6 +589,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-contacts", action="store_true", help="do not draw the contact forces")
     p.add_argument("--contacts-only", action="store_true",
                    help="leave the spheres out (each body's outline instead): the contact network alone")
+    p.add_argument("--spheres", action="store_true",
+                   help="draw the spheres of the bodies from meshes too (default: their own surfaces alone)")
     p.add_argument("--opacity", type=float, default=None,
                    help=f"sphere opacity in (0, 1] (default {TRANSLUCENT} where bodies touch bodies, else 1)")
     p.add_argument("--fps", type=float, default=20.0, help="movie frames per second (default 20)")
@@ -556,7 +601,8 @@ def main(args: argparse.Namespace) -> int:
     """``dem render``: exit code 0, or 2 with a message on bad input."""
     opts = {"color_by": args.color_by, "camera": args.camera, "zoom": args.zoom, "size": tuple(args.size),
             "clim": tuple(args.clim) if args.clim else None, "force_ref": args.force_ref,
-            "contacts": not args.no_contacts, "opacity": args.opacity, "contacts_only": args.contacts_only}
+            "contacts": not args.no_contacts, "opacity": args.opacity, "contacts_only": args.contacts_only,
+            "spheres": args.spheres}
     if args.contacts_only and args.no_contacts:
         print("dem: error: --contacts-only and --no-contacts leave nothing to draw", file=sys.stderr)
         return 2

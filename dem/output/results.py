@@ -26,11 +26,11 @@ import numpy as np
 
 from .files import CorruptFileError
 from .history import history_path, read_profiles, read_table
-from .paraview import PARTS, PVD_NAME, VTK_DIR
+from .paraview import ALL_PARTS, PVD_NAME, VTK_DIR
 
 _PVD_ATTRIBUTES = {"timestep", "group", "part", "name", "file"}
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_FRAME_FILE = re.compile(rf"{VTK_DIR}/({'|'.join(PARTS)})_[0-9]{{6}}\.vtu")
+_FRAME_FILE = re.compile(rf"{VTK_DIR}/({'|'.join(ALL_PARTS)})_[0-9]{{6}}\.vtu")
 _VTU_TYPES = {"Float64": np.float64, "Float32": np.float32, "Int64": np.int64, "Int32": np.int32,
               "Int16": np.int16, "Int8": np.int8, "UInt64": np.uint64, "UInt32": np.uint32, "UInt8": np.uint8}
 
@@ -128,7 +128,8 @@ class Results:
             equal length; {} if absent.
         summary: ``summary.json``; {} if absent.
         frames: (time [s], path of the frame's ``spheres`` VTU) per frame, in time order.
-        frame_parts: per frame, {part name: VTU path} (spheres, walls, contacts, clumps).
+        frame_parts: per frame, {part name: VTU path} (spheres, walls, contacts, clumps; surfaces where the
+            model has bodies from meshes).
     """
 
     out_dir: Path
@@ -225,11 +226,11 @@ def load_results(out_dir: Path | str) -> Results:
         base = out.resolve()
         for e in entries:  # what dem.output.paraview writes: a damaged name must not pass for another part
             rel = e["file"].relative_to(base).as_posix() if e["file"].is_relative_to(base) else str(e["file"])
-            if e["name"] not in ("", *PARTS) or not _FRAME_FILE.fullmatch(rel):
+            if e["name"] not in ("", *ALL_PARTS) or not _FRAME_FILE.fullmatch(rel):
                 raise CorruptFileError(f"{pvd_path} lists part {e['name']!r} in file {rel}, not a frame file of "
                                        "dem (corrupted)")
         for e in entries:
-            name = e["name"] or (PARTS[e["part"]] if e["part"] < len(PARTS) else f"part{e['part']}")
+            name = e["name"] or (ALL_PARTS[e["part"]] if e["part"] < len(ALL_PARTS) else f"part{e['part']}")
             by_time.setdefault(e["t"], {})[name] = e["file"]
         for t in sorted(by_time):
             parts = by_time[t]
