@@ -8,9 +8,9 @@ beside its centre of mass lies along y on the +x side (dem.model.mesh_shapes.sto
 its pivots towards +x and −x differ (b, h, α, I_O, the uplift threshold g s/h: summary.json's ``pivots``),
 and the −x pivot is not parallel to y (rocking onto it turns the stone out of the x–z plane).
 
-The default, seed 2: 91.6 kg of granite-like stone (2500 kg/m³) 0.37 × 0.29 × 0.54 m, its +x pivot b = 80 mm
-from its centre of mass's foot, h = 228 mm below it (uplift at 0.351 g), the −x one at 0.426 g, released from a
-tilt of 2° onto its +x edge on a still table (``theta0_deg``; 0 and ``record=FILE`` shake it instead, and
+The default, seed 8: 83.1 kg of stone (2500 kg/m³) 0.34 × 0.33 × 0.55 m, its +x pivot b = 79 mm from its
+centre of mass's foot, h = 226 mm below it (uplift at 0.349 g), the −x one at 0.621 g, released from a tilt of
+2° onto its +x edge on a still table (``theta0_deg``; 0 and ``record=FILE`` shake it instead, and
 ``dem run --vary``, ``dem sweep`` and fragility work as on every scene with a table: dem.scenes.tools). Packing
 and contacts as scenes/mesh_body.py (dem.scenes.mesh_bodies: a skin and base layer of r_surface spheres,
 1/16 of the stone's smallest extent by default, an edge-true base); mass and inertia from the mesh.
@@ -25,7 +25,7 @@ from dem.scenes.tools import shaking_params
 NAME = "scanned_stone"
 
 PARAMS = shaking_params({
-    "seed": Param(2, "seed of the random point cloud (the same seed, the same stone)", "", low=0, high=2**31 - 1),
+    "seed": Param(8, "seed of the random point cloud (the same seed, the same stone)", "", low=0, high=2**31 - 1),
     "points": Param(60, "points in the cloud", "", low=8, high=100_000),
     "size_x": Param(0.40, "the ellipsoid's size along x", "m", low=0, low_open=True),
     "size_y": Param(0.30, "the ellipsoid's size along y", "m", low=0, low_open=True),

@@ -73,6 +73,8 @@ UNCOVERED_SHARE = 0.02
 """Share of the surface [-] the packing may leave uncovered (farther than r_surface from every sphere) before
 the spheres are refused as larger than the body's thinnest parts; less is a note. A box's corners leave
 0.3 % at r = 1/20 of its side; a statue's fingers more."""
+NOTE_SHARE = 0.005
+"""Share of the surface [-] left uncovered from which the packing notes it (a box's corners leave 0.03 %)."""
 _CACHE = TemplateCache(16)
 
 
@@ -192,6 +194,18 @@ def _build(mesh, *, r_core, r_surface, surface_zone, joints, edges, units, spaci
     return ClumpTemplate(x, r, hull, solid, z)
 
 
+def solid_notes(model) -> list[str]:
+    """The notes of a model's bodies from meshes (their solids' ``notes``: a body non-convex where it rests,
+    without a flat base, or with parts thinner than its spheres left out), each once, naming the body."""
+    out = []
+    for cs in model.clumps:
+        for n in getattr(cs.template.solid, "notes", ()) or ():
+            line = f"body '{cs.name}': {n}"
+            if line not in out:
+                out.append(line)
+    return out
+
+
 def _dims(extent) -> str:
     return " × ".join(f"{float(e):.4g}" for e in extent) + " m"
 
@@ -211,7 +225,8 @@ def _joint_faces(v, f, directions, default: bool, size: float, what: str) -> tup
                 notes.append(f"{what} has no flat face at its bottom (its lowest point is a vertex or an edge): no "
                              "joint face; it rests on its skin's spheres")
                 continue
-            raise ValueError(f"joints: {what} has no flat face on its convex hull facing {tuple(np.round(d, 6))} "
+            facing = "(" + ", ".join(f"{float(c):.6g}" for c in d) + ")"
+            raise ValueError(f"joints: {what} has no flat face on its convex hull facing {facing} "
                              "(the body meets that side's supporting plane at a vertex or an edge); turn the mesh so "
                              "that it rests on a face, or leave that joint out")
         faces.append(jf)
@@ -229,7 +244,7 @@ def _beside_joints(v, f, faces_j: list[JointFace], r: float, s: float):
     near = SurfaceDistance(v, f[sel], cell=s)
 
     def exclude(x):
-        d, _fi, _q = near.query(x, bound=r + 0.5 * s)
+        d, _fi, _q = near.query(x, bound=r + 0.25 * s)
         return np.isfinite(d)
 
     return exclude
@@ -269,18 +284,23 @@ def _coverage(v, f, x, r, r_s: float, area: float, s: float, dist: SurfaceDistan
     gap = np.min(dd.reshape(len(over), k) - r[ii.reshape(len(over), k)], axis=1)
     out = gap > r_s
     share = float(np.mean(out)) if len(out) else 0.0
-    if not out.any():
+    if share < NOTE_SHARE:
         return []
     worst = over[int(np.argmax(gap))]
-    thick = _thickness(worst, dist, r_s)
+    # how thick the body is where it is left out: the median over (up to) 15 of those places, so that a sharp
+    # corner among them does not stand for the whole
+    places = over[out][np.linspace(0, int(out.sum()) - 1, min(15, int(out.sum()))).astype(int)]
+    thick = float(np.median([_thickness(q, dist, r_s) for q in places]))
     where = "(" + ", ".join(f"{c:.4g}" for c in worst) + ") m"
     if share > UNCOVERED_SHARE:
         raise ValueError(f"r_surface={r_s} m is too large for {what}: parts of it thinner than its spheres "
                          f"(2 r_surface = {2 * r_s:g} m) are left out, {100 * share:.1f} % of its surface (the "
-                         f"body is about {thick:.3g} m thick near {where}); give r_surface < {max(thick, 1e-9) / 2:.3g}"
-                         f" m (at most {100 * UNCOVERED_SHARE:g} % of the surface may be left out)")
+                         f"body is about {thick:.3g} m thick where it is, the farthest from a sphere at {where}); "
+                         f"give r_surface < {max(thick, 1e-9) / 2:.3g} m (at most {100 * UNCOVERED_SHARE:g} % of "
+                         "the surface may be left out)")
     return [f"{what}: {100 * share:.2f} % of its surface lies farther than r_surface = {r_s:g} m from its spheres "
-            f"(corners, and parts thinner than 2 r_surface: about {thick:.3g} m thick near {where})"]
+            f"(sharp corners and edges, parts thinner than 2 r_surface: about {thick:.3g} m thick there; the farthest "
+            f"at {where})"]
 
 
 def _thickness(point: np.ndarray, dist: SurfaceDistance, r_s: float) -> float:

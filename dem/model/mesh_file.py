@@ -35,7 +35,7 @@ MIN_EXTENT = 1e-3
 """[m] The smallest body taken without a warning that its units may be wrong."""
 PLAUSIBLE = (0.01, 30.0)
 """[m] Sizes of the bodies this engine is for (a vase to a bridge pier): the unit suggested for a mistake is
-the first of mm, cm, in that brings the body into this range."""
+the first of mm, cm, in, ft (of m, ft, in, cm for a body too small) that brings the body into this range."""
 WELD = 1e-9
 """Vertices closer than this × the mesh's bounding-box diagonal are one vertex."""
 GLTF = (".gltf", ".glb")
@@ -103,20 +103,21 @@ def check_units(extent: float, units: str | None, source: str) -> None:
     likely); warn about one under MIN_EXTENT. Both messages name the unit that makes the size plausible."""
     given = "m" if units is None else units
     if extent > MAX_EXTENT and units is None:
-        guess = _likely_unit(extent, 1.0)
+        guess = _likely_unit(extent, 1.0, ("mm", "cm", "in", "ft"))
         hint = f"its coordinates look like {guess}: give units={guess}" if guess else "give its units"
         raise ValueError(f"mesh {source}: {extent:,.4g} m across read as metres, a body {extent / 1.5:,.0f} times a "
                          f"person's height: {hint} (units=m if it truly is that big)")
     if 0 < extent < MIN_EXTENT:
-        guess = _likely_unit(extent, UNITS[given])
+        guess = _likely_unit(extent, UNITS[given], ("m", "ft", "in", "cm", "mm"))
         hint = f"; if its coordinates are in {guess}, give units={guess}" if guess else ""
         warnings.warn(f"mesh {source}: {extent:.3g} m across (its coordinates read as {given}){hint}", stacklevel=3)
 
 
-def _likely_unit(extent: float, scale: float) -> str | None:
-    """The first of mm, cm, in that, instead of the unit of size `scale` [m], brings `extent` [m] into PLAUSIBLE."""
+def _likely_unit(extent: float, scale: float, order) -> str | None:
+    """The first unit of `order` that, instead of the unit of size `scale` [m], brings `extent` [m] into
+    PLAUSIBLE (a body too big: the smaller units first; too small: the larger)."""
     raw = extent / scale
-    for u in ("mm", "cm", "in", "m"):
+    for u in order:
         if UNITS[u] != scale and PLAUSIBLE[0] <= raw * UNITS[u] <= PLAUSIBLE[1]:
             return u
     return None
@@ -169,7 +170,9 @@ def _read_file(path: Path) -> tuple[np.ndarray, np.ndarray]:
     if suffix not in meshio.extension_to_filetypes:
         raise ValueError(f"mesh {path}: unknown file type {suffix or '(no suffix)'!r}; known: {', '.join(suffixes())}")
     try:
-        m = meshio.read(path)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # meshio's format sniffing overflows on some files
+            m = meshio.read(path)
     except Exception as e:  # meshio raises its own ReadError, and KeyError/ValueError/IndexError on bad contents
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ValueError(f"mesh {path}: cannot be read as {suffix} ({msg})") from None

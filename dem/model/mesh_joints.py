@@ -164,7 +164,8 @@ def _steps(length: float, spacing: float, step: float | None) -> int:
         if abs(n - round(n)) <= 1e-6 * max(n, 1.0) and round(n) >= 1:
             return int(round(n))
         spacing = min(spacing, step)
-    return max(1, int(np.ceil(length / spacing - 1e-9)))
+    # 1e-6: an edge a whole number of spacings long, written in single precision (STL), stays that many
+    return max(1, int(np.ceil(length / spacing * (1.0 - 1e-6))))
 
 
 def layer(face: JointFace, radius: float, spacing: float, *, step: float | None = None,

@@ -60,10 +60,12 @@ def column_crossings(vertices: np.ndarray, faces: np.ndarray, grid: ColumnGrid):
     ccw[flip] = f[flip][:, [0, 2, 1]]
     sign = np.where(s2 > 0, -1, 1).astype(np.int64)  # outward normal up: leaving, going up
     xs, ys = x[ccw], y[ccw]
-    i0 = np.maximum(np.ceil((xs.min(1) - grid.x0) / grid.dx), 0).astype(np.int64)
-    i1 = np.minimum(np.floor((xs.max(1) - grid.x0) / grid.dx), grid.nx - 1).astype(np.int64)
-    j0 = np.maximum(np.ceil((ys.min(1) - grid.y0) / grid.dy), 0).astype(np.int64)
-    j1 = np.minimum(np.floor((ys.max(1) - grid.y0) / grid.dy), grid.ny - 1).astype(np.int64)
+    # each face's lines: those over its bounding box, and one more on each side (a line on the box's edge
+    # may fall outside it by a rounding of the division; the exact test below decides)
+    i0 = np.maximum(np.ceil((xs.min(1) - grid.x0) / grid.dx) - 1, 0).astype(np.int64)
+    i1 = np.minimum(np.floor((xs.max(1) - grid.x0) / grid.dx) + 1, grid.nx - 1).astype(np.int64)
+    j0 = np.maximum(np.ceil((ys.min(1) - grid.y0) / grid.dy) - 1, 0).astype(np.int64)
+    j1 = np.minimum(np.floor((ys.max(1) - grid.y0) / grid.dy) + 1, grid.ny - 1).astype(np.int64)
     ni, nj = np.maximum(i1 - i0 + 1, 0), np.maximum(j1 - j0 + 1, 0)
     count = ni * nj
     tri = np.repeat(np.arange(len(ccw)), count)

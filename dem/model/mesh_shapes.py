@@ -147,45 +147,53 @@ def statue_mesh(*, sides: int = 48) -> TriMesh:
 
 
 def stone_mesh(seed: int, *, size=(0.40, 0.30, 0.70), points: int = 60, roughness: float = 0.15,
-               bed: float = 0.55) -> TriMesh:
+               bed: float = 0.55, bevel: float = 0.1, free_tilt: float = 10.0) -> TriMesh:
     """An irregular convex stone: the convex hull of `points` random points (NumPy's generator seeded with
     `seed`) on an ellipsoid of full sizes `size` (x, y, z) [m], each pushed out or in by up to `roughness` of
-    its radius, with a flat bed: points lower than `bed` × the lower semi-axis below the centre are put on
-    that plane (a stone from a wall rests on a bedding face). Turned about z so that the longest edge of the
-    bed whose line passes beside the centre of mass lies along y on the +x side (the edge it is tilted onto
-    and pivots on, rocking in x), and moved so that the bed is at z = 0 with the centre of mass over the
-    origin."""
+    its radius, with a flat bed: points lower than `bed` × the lower semi-axis below the centre, or less than
+    `bevel` × that semi-axis above that plane, are put on it (a stone from a wall rests on a bedding face, and
+    the faces beside the bed rise from it, not almost flat). Turned about z so that the longest edge of the bed
+    that passes beside the centre of mass, and whose neighbouring face rises at least `free_tilt` [deg] from
+    the bed (the stone tips that far on that edge before another face touches), lies along y on the +x side
+    (the edge it is tilted onto and pivots on, rocking in x); moved so that the bed is at z = 0 with the
+    centre of mass over the origin."""
     rng = np.random.default_rng(seed)
     d = rng.normal(size=(points, 3))
     d /= np.linalg.norm(d, axis=1, keepdims=True)
     semi = 0.5 * np.asarray(size, float)
     p = d * semi * (1.0 + roughness * rng.uniform(-1.0, 1.0, size=(points, 1)))
     floor = -bed * semi[2]
-    p[:, 2] = np.maximum(p[:, 2], floor)
+    p[:, 2] = np.where(p[:, 2] < floor + bevel * bed * semi[2], floor, p[:, 2])
     hull = convex_hull_mesh(p, source=f"stone (seed {seed})")
-    v = hull.vertices
-    g = mesh_moments(v, hull.faces).centroid
-    bed_pts = v[np.isclose(v[:, 2], floor)]
+    v, f = hull.vertices, hull.faces
+    g = mesh_moments(v, f).centroid
+    on_bed = np.isclose(v[:, 2], floor)
     from scipy.spatial import ConvexHull
 
-    ring = bed_pts[ConvexHull(bed_pts[:, :2]).vertices][:, :2]  # counter-clockwise from above
+    ring_idx = np.flatnonzero(on_bed)[ConvexHull(v[on_bed][:, :2]).vertices]  # counter-clockwise from above
+    n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
     best = None
-    for k in range(len(ring)):
-        a, b = ring[k], ring[(k + 1) % len(ring)]
+    for k in range(len(ring_idx)):
+        i, j = int(ring_idx[k]), int(ring_idx[(k + 1) % len(ring_idx)])
+        a, b = v[i, :2], v[j, :2]
         t = (b - a) / np.linalg.norm(b - a)
         s = float((g[:2] - a) @ t)
         margin = min(s, float(np.linalg.norm(b - a)) - s)  # G's foot on the edge, away from its ends
-        if margin > 0.0 and (best is None or np.linalg.norm(b - a) > best[0]):
+        side = [q for q in range(len(f)) if {i, j} <= set(f[q].tolist()) and not on_bed[f[q]].all()]
+        tilt = math.degrees(math.acos(np.clip(-n[side[0], 2], -1.0, 1.0))) if side else 0.0
+        if margin > 0.0 and tilt >= free_tilt and (best is None or np.linalg.norm(b - a) > best[0]):
             best = (float(np.linalg.norm(b - a)), t)
     if best is None:
-        raise ValueError(f"stone seed {seed}: no edge of its bed passes beside its centre of mass; try another seed")
+        raise ValueError(f"stone seed {seed}: no edge of its bed passes beside its centre of mass with its "
+                         f"neighbouring face rising {free_tilt:g}° or more; try another seed")
     t = best[1]
     # the edge's outward normal (t turned −90°) to +x: rotate about z by −angle(normal)
     normal = np.array([t[1], -t[0]])
     ang = -math.atan2(normal[1], normal[0])
     rot = np.array([[math.cos(ang), -math.sin(ang), 0.0], [math.sin(ang), math.cos(ang), 0.0], [0.0, 0.0, 1.0]])
     v = (v - np.array([g[0], g[1], floor])) @ rot.T
-    return TriMesh(v, hull.faces, hull.source)
+    return TriMesh(v, f, hull.source)
 
 
 def bumpy_stone_mesh(faces: int, *, size: float = 0.5, seed: int = 0) -> TriMesh:

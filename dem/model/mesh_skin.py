@@ -33,7 +33,7 @@ import numpy as np
 from .mesh_checks import edge_faces
 from .mesh_query import SurfaceDistance, face_normals
 
-SKIN_SPACING = 0.9
+SKIN_SPACING = 0.8
 """Least distance between two skin spheres ÷ the lattice spacing s. Measured on a box (0.3 m, r = 10 mm):
 0.9 gives 0.99 × the spheres a face lattice of spacing s has, and the surface lies at most 0.55 r outside the
 spheres between them (a lattice: 0.46 r)."""

@@ -42,6 +42,7 @@ import numpy as np
 from ..device import runtime
 from ..device.startup import compile_notice, kernel_cache_dir
 from ..model.initial_overlaps import check_initial_body_overlaps, check_initial_overlaps
+from ..model.mesh_clump import solid_notes
 from ..model.timestep import AUTO_SAFETY, estimate_critical_timestep, monitored_timestep
 from ..output.columns import as_json, describe
 from ..output.files import remove_stale_temps, write_json
@@ -730,13 +731,13 @@ def _common(scenes: list[Scene], name: str, given):
 
 
 def _support_notes(model) -> list[str]:
-    """dem.model.placement.support_notes and dem.model.timestep.body_dashpot_notes, each also given as a
-    warning."""
+    """dem.model.placement.support_notes, dem.model.timestep.body_dashpot_notes and the notes of bodies from meshes
+    (dem.model.mesh_clump.solid_notes: non-convex where it rests, parts left out), each also given as a warning."""
 
     from ..model.placement import support_notes
     from ..model.timestep import body_dashpot_notes
 
-    notes = support_notes(model) + body_dashpot_notes(model)
+    notes = support_notes(model) + body_dashpot_notes(model) + solid_notes(model)
     for n in notes:
         warnings.warn(n, stacklevel=4)
     return notes
