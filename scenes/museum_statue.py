@@ -113,7 +113,7 @@ def assemble(p: dict, motion) -> SimpleNamespace:
     g_sys = (m[:, None] * pos).sum(axis=0) / m.sum()
     square = np.array([[-pw / 2, -pw / 2], [pw / 2, -pw / 2], [pw / 2, pw / 2], [-pw / 2, pw / 2]])
     square += model.clumps[plinth_c].position[:2]
-    plinth_up = [uplift_ratio(g_sys, g_sys[2], square, (s, 0.0)) for s in (1.0, -1.0)]
+    plinth_up = [float(uplift_ratio(g_sys, g_sys[2], square, (s, 0.0))) for s in (1.0, -1.0)]
     statics = {"statue_uplift_g": {"+x": plus.uplift_ratio, "-x": minus.uplift_ratio},
                "plinth_uplift_g": {"+x": plinth_up[0], "-x": plinth_up[1]},
                "sliding_g": p["mu"], "statue_pivots": {"+x": pivot_info(plus), "-x": pivot_info(minus)},

@@ -165,10 +165,11 @@ class StandingBody:
         return self.minus if self.weak is self.plus else self.plus
 
 
-def build_standing(p: dict, spec: dict, mesh, *, body: str) -> StandingBody:
+def build_standing(p: dict, spec: dict, mesh, *, body: str, motion=None) -> StandingBody:
     """The model of a mesh body standing on a shaking table (module docstring), for scenes/mesh_body.py and
     scenes/scanned_stone.py (dem.run.standing_body makes its probes and events). ``spec``: the scene's PARAMS;
-    ``mesh``: a path or a mesh (dem.model.mesh_file)."""
+    ``mesh``: a path or a mesh (dem.model.mesh_file); ``motion``: the table's dem.model.walls.WallMotion
+    instead of the one the parameters ask for (a test's held acceleration)."""
     extent = load_mesh(mesh, units=units(p)).extent
     r_s, r_c = radii(p, extent)
     tpl = mesh_clump(mesh, r_core=r_c, r_surface=r_s, surface_zone=p["surface_zone"], edges=p["edges"],
@@ -176,12 +177,17 @@ def build_standing(p: dict, spec: dict, mesh, *, body: str) -> StandingBody:
     mat = material(p)
     signal, motion_info = base_signal(p, spec)
     d = shaking_direction(p)
+    if motion is None:
+        motion = shaking(signal, direction=d, t_end=p["t_end"])
+    else:
+        motion_info = {"base_motion": "given", "base_pga_g": float(np.max(np.abs(np.diff(motion.velocity, axis=0)))
+                                                                   / motion.dt / G)}
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     c = standing_body(b, tpl, mat, mass=p["mass"], density=p["density"], theta0=math.radians(p["theta0_deg"]),
                       name=body)
     size = float(np.max(extent))
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=mat, u_axis=(1, 0, 0), size=(4 * size + 2.0, 4 * size + 2.0),
-                       motion=shaking(signal, direction=d, t_end=p["t_end"]), name="table")
+                       motion=motion, name="table")
     iface = b.add_interface("base", c, wall=table)
     model = b.finalize()
     props = model.clumps[c].mass_props
