@@ -134,8 +134,14 @@ def standing_body(b: ModelBuilder, template, mat: Material, *, mass: float | Non
 
 
 def choose_dt(p: dict, model) -> float:
-    """The scene's time step [s]: ``dt``, or where 0 AUTO_SAFETY × the model's critical estimate."""
-    return float(p["dt"]) if p["dt"] > 0 else AUTO_SAFETY * estimate_critical_timestep(model).dt
+    """The scene's time step [s]: ``dt``, or where 0 AUTO_SAFETY × the model's critical estimate rounded down to
+    1, 2 or 5 × a power of ten (so that worlds of one batch of similar bodies, which step together, mostly
+    ask for the same; ``--dt`` settles it where they do not)."""
+    if p["dt"] > 0:
+        return float(p["dt"])
+    dt = AUTO_SAFETY * estimate_critical_timestep(model).dt
+    decade = 10.0 ** math.floor(math.log10(dt))
+    return max(m for m in (1.0, 2.0, 5.0) if m * decade <= dt * (1 + 1e-12)) * decade
 
 
 @dataclass
