@@ -36,9 +36,10 @@ def edge_table(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     f = np.asarray(faces, np.int64)
     a = f.reshape(-1)
     b = np.roll(f, -1, axis=1).reshape(-1)
-    und = np.column_stack([np.minimum(a, b), np.maximum(a, b)])
-    edges, inverse, counts = np.unique(und, axis=0, return_inverse=True, return_counts=True)
-    return edges, counts, inverse.reshape(-1, 3)
+    n = int(f.max()) + 1 if len(f) else 1
+    key = np.minimum(a, b) * n + np.maximum(a, b)  # one integer per undirected edge (faster than rows)
+    uniq, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    return np.column_stack([uniq // n, uniq % n]), counts, inverse.reshape(-1, 3)
 
 
 def edge_faces(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -71,8 +72,8 @@ def check_closed_surface(mesh: TriMesh) -> float:
         raise ValueError(f"{what} is not a manifold surface: {int(np.sum(counts > 2))} edges belong to three or more "
                          f"faces (one from {_pt(v[edges[k, 0]])} to {_pt(v[edges[k, 1]])}); a body's surface has two "
                          "faces on every edge")
-    directed = np.column_stack([f.reshape(-1), np.roll(f, -1, axis=1).reshape(-1)])
-    _, dcount = np.unique(directed, axis=0, return_counts=True)
+    directed = f.reshape(-1) * len(v) + np.roll(f, -1, axis=1).reshape(-1)
+    _, dcount = np.unique(directed, return_counts=True)
     if np.any(dcount > 1):
         raise ValueError(f"{what} is not consistently oriented: {int(np.sum(dcount > 1))} edges are run the same "
                          "way by both their faces (some faces are flipped); make its normals consistent (point "
@@ -103,14 +104,16 @@ def check_winding(mesh: TriMesh, columns: int) -> None:
 
 
 def _component_count(n_faces: int, corner_edge: np.ndarray) -> int:
-    """Faces connected through shared edges: how many groups (scipy's connected components)."""
+    """Faces connected through shared edges (each edge's two faces, the mesh being manifold by then): how many
+    groups (scipy's connected components)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
     e = corner_edge.reshape(-1)
     face = np.repeat(np.arange(n_faces), 3)
-    g = coo_matrix((np.ones(len(e)), (face, e)), shape=(n_faces, int(e.max()) + 1)).tocsr()
-    adj = g @ g.T
+    order = np.argsort(e, kind="stable")
+    pair = face[order].reshape(-1, 2)  # every edge twice in a row: its two faces
+    adj = coo_matrix((np.ones(len(pair)), (pair[:, 0], pair[:, 1])), shape=(n_faces, n_faces))
     return int(connected_components(adj, directed=False)[0])
 
 

@@ -63,8 +63,8 @@ from .mesh_checks import check_closed_surface
 from .mesh_file import bounding_diagonal, load_mesh
 from .mesh_joints import JointFace, find_joint_face, joint_directions, layer, zone_layers
 from .mesh_mass import MeshSolid
-from .mesh_query import ColumnGrid, SurfaceDistance, inside_points
-from .mesh_skin import SKIN_SPACING, candidates, skin
+from .mesh_query import ColumnGrid, SurfaceDistance, face_normals, inside_points
+from .mesh_skin import SKIN_SPACING, face_samples, skin
 from .sizing import check_sphere_count
 
 EDGES = ("true", "rounded")
@@ -188,8 +188,12 @@ def _build(mesh, *, r_core, r_surface, surface_zone, joints, edges, units, spaci
 
     x, r, z, kind = (np.concatenate(a) for a in (centers, radii, zones, kind))
     notes += _coverage(v, f, x, r, r_s, area, s_s, dist, what)
-    d, _fi, _q = dist.query(x, bound=float(r.max()) * (1.0 + spacing_ratio) + 1e-12)
-    hull = (kind < 2) | on_hull(np.where(np.isinf(d), np.inf, d), r, spacing_ratio)
+    # the joint layers and the skin are the hull; of the others, those within half a spacing of the surface
+    hull = kind < 2
+    deep = np.flatnonzero(~hull)
+    if len(deep):
+        d, _fi, _q = dist.query(x[deep], bound=float(r[deep].max()) * (1.0 + spacing_ratio) + 1e-12)
+        hull[deep] = on_hull(d, r[deep], spacing_ratio)
     solid = MeshSolid(v, f, tm.source, tuple(notes))
     return ClumpTemplate(x, r, hull, solid, z)
 
@@ -272,13 +276,14 @@ def _core(v, f, dist: SurfaceDistance, r: float, s: float, faces_j, zone: float,
 
 
 def _coverage(v, f, x, r, r_s: float, area: float, s: float, dist: SurfaceDistance, what: str) -> list[str]:
-    """What the packing leaves out: surface points (a grid of pitch s/2 on every face) farther than r_surface
+    """What the packing leaves out: surface points (about one per (s/2)² of every face) farther than r_surface
     from every sphere. More than UNCOVERED_SHARE of the surface: ValueError (the spheres are larger than the
     body's thinnest parts, naming the thinnest place found); less, but some: a note."""
     from scipy.spatial import cKDTree
 
-    _p, _cls, over = candidates(v, f, 0.0, s)
-    over = over[_cls == 1]
+    _n, areas = face_normals(v, f)
+    ok = areas > 0
+    over, _owner = face_samples(v, f[ok], areas[ok], 0.5 * s)
     k = min(8, len(x))
     dd, ii = cKDTree(x).query(over, k=k)
     gap = np.min(dd.reshape(len(over), k) - r[ii.reshape(len(over), k)], axis=1)

@@ -218,8 +218,13 @@ def weld(vertices: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarra
     diag = float(np.linalg.norm(np.ptp(vertices, axis=0))) or 1.0
     pitch = WELD * diag
     key = np.round((vertices - vertices.min(axis=0)) / pitch).astype(np.int64)
-    _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
-    f = inverse.reshape(-1)[faces]
+    order = np.lexsort(key.T[::-1])  # rows sorted; equal rows are the same vertex
+    new = np.r_[True, np.any(key[order][1:] != key[order][:-1], axis=1)]
+    group = np.cumsum(new) - 1
+    inverse = np.empty(len(key), np.int64)
+    inverse[order] = group
+    first = order[new]
+    f = inverse[faces]
     keep = (f[:, 0] != f[:, 1]) & (f[:, 1] != f[:, 2]) & (f[:, 0] != f[:, 2])
     f = f[keep]
     used = np.unique(f)

@@ -19,12 +19,16 @@ Exact either way, in time that does not grow with the faces' count.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-CHUNK = 40_000
-"""Points per batch of the distance query (bounds its memory: ~CHUNK × 16 candidate faces)."""
+PAIRS = 300_000
+"""Candidate (point, face) pairs per batch of a bounded distance query, at most about (~100 MiB)."""
+CHUNK = 8_000
+"""Points per batch of the distance query: its memory goes as CHUNK × the faces near a point (~30 for a
+point r from a surface of faces smaller than r: ~100 MiB of temporaries), whatever the number of points."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,8 @@ class SurfaceDistance:
         self.owner = owner
         self.radius = radius
         self.piece_radius = float(radius.max())
+        self.piece_area = max(float(np.sum(0.5 * np.linalg.norm(np.cross(pb - pa, pc - pa), axis=1))) / len(pa),
+                              1e-30)  # mean piece area [m²]
         self.tree = cKDTree(self.centroids)
 
     @property
@@ -218,8 +224,12 @@ class SurfaceDistance:
         dist = np.full(len(p), np.inf)
         face = np.full(len(p), -1, np.int64)
         near = np.full((len(p), 3), np.nan)
-        for s in range(0, len(p), CHUNK):
-            sl = slice(s, s + CHUNK)
+        chunk = CHUNK
+        if np.isfinite(bound):  # fewer points a batch where each has many faces near it
+            per_point = math.pi * (bound + self.piece_radius) ** 2 / self.piece_area
+            chunk = int(min(CHUNK, max(64, PAIRS / per_point)))
+        for s in range(0, len(p), chunk):
+            sl = slice(s, s + chunk)
             d, fi, q = self._query(p[sl], bound)
             dist[sl], face[sl], near[sl] = d, fi, q
         return dist, face, near
@@ -286,6 +296,8 @@ class SurfaceDistance:
 def _nearest(p, pi, fi, a, b, c, n):
     """For candidate pairs (point index pi, face index fi): the smallest exact distance of each of the n points,
     the face giving it (−1: none) and the nearest point on it."""
+    if not len(pi):
+        return np.full(n, np.inf), np.full(n, -1, np.int64), np.full((n, 3), np.nan)
     q = closest_on_triangles(p[pi], a[fi], b[fi], c[fi])
     dd = np.linalg.norm(q - p[pi], axis=1)
     best = np.full(n, np.inf)
