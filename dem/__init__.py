@@ -31,6 +31,7 @@ from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E40
 from .model.drum_clump import drum_clump  # noqa: E402
 from .model.masonry_wall import wall  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
+from .model.mesh_clump import mesh_clump  # noqa: E402
 from .model.prism_clump import prism_clump  # noqa: E402
 from .model.walls import WallMotion  # noqa: E402
 from .run.options import RunOptions  # noqa: E402
@@ -66,5 +67,5 @@ __all__ = [
     "Box", "Capital", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "Piece",
     "RunOptions", "RunResult", "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "arch",
     "box_clump", "build_scene", "build_worlds", "column", "drum_clump", "estimate_critical_timestep", "init",
-    "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack", "wall",
+    "mesh_clump", "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack", "wall",
 ]

@@ -71,10 +71,11 @@ EDGES = ("true", "rounded")
 """Edge layouts of the joint faces (as dem.box_clump's)."""
 UNCOVERED_SHARE = 0.02
 """Share of the surface [-] the packing may leave uncovered (farther than r_surface from every sphere) before
-the spheres are refused as larger than the body's thinnest parts; less is a note. A box's corners leave
-0.3 % at r = 1/20 of its side; a statue's fingers more."""
+the spheres are refused as larger than the body's thinnest parts; less is a note (from NOTE_SHARE). A box
+leaves none (its corners lie within 0.99 r of its spheres), a sharp wedge some (r (1/sin(β/2) − 1) at an edge of
+angle β)."""
 NOTE_SHARE = 0.005
-"""Share of the surface [-] left uncovered from which the packing notes it (a box's corners leave 0.03 %)."""
+"""Share of the surface [-] left uncovered from which the packing notes it."""
 _CACHE = TemplateCache(16)
 
 

@@ -36,9 +36,10 @@ from .mesh_checks import edge_faces
 from .mesh_query import SurfaceDistance, face_normals
 
 SKIN_SPACING = 0.8
-"""Least distance between two skin spheres ÷ the lattice spacing s. Measured on a box (0.3 m, r = 10 mm):
-0.9 gives 0.99 × the spheres a face lattice of spacing s has, and the surface lies at most 0.55 r outside the
-spheres between them (a lattice: 0.46 r)."""
+"""Least distance between two skin spheres ÷ the lattice spacing s. Measured on a 0.3 m box with r = 10 mm:
+0.92 × the spheres a lattice of spacing s puts on a face, 99 % of the surface within 0.55 r of the spheres'
+envelope (a lattice's holes: 0.46 r), all of it within 0.99 r (its corners); 0.9 gave 0.76 × a lattice's
+count and 0.64 r at 99 %."""
 SAMPLE = 1.0 / 3.0
 """Candidates on the faces: one per (SAMPLE s)² of area."""
 DIST_TOL = 1e-9
