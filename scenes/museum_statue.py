@@ -34,7 +34,6 @@ H, V, V ÷ the weight above, eccentricity, |H|/V, contacts, opening (``joint1_op
 rocking on its plinth) and slip; the table's motion.
 """
 
-import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -46,8 +45,7 @@ from dem.model.lattice import spacing
 from dem.model.mesh_clump import mesh_clump
 from dem.model.mesh_rocking import uplift_ratio
 from dem.run.assembly_probes import assembly_probes
-from dem.run.assembly_response import assembly_info
-from dem.run.events import EventSpec, Watch, overturn_angle
+from dem.run.events import EventSpec, Watch
 from dem.run.probes import WallMotionProbe
 from dem.scenes.mesh_bodies import G, choose_dt, material, pivot_info, pivots, rigid_info, units
 from dem.scenes.mesh_bodies import packing_params as _packing
@@ -134,30 +132,23 @@ def build(p: dict) -> Scene:
     horizontal, axis = (d[0], d[1], 0.0), (-d[1], d[0], 0.0)
     probes = assembly_probes(asm, horizontal=horizontal, axis=axis) + [WallMotionProbe("table", s.floor, horizontal)]
     r = p["r_joint"]
-    pga = motion_info["base_pga_g"]
-    tipping = math.atan2(weak.b - (r if p["edges"] == "rounded" else 0.0), weak.h - r)
     pw, ph = p["plinth_width"], p["plinth_height"]
-    # the statue's slide is its seat's slip on the moving plinth (joint1_slip, postprocess), not a slip over the
-    # still ground that dem.run.events measures: no feet to watch
-    watches = (Watch("statue", overturn_angle(tipping, pga), tuple(axis)),
-               Watch("plinth", overturn_angle(math.atan2(pw / 2, ph / 2 - r), pga), tuple(axis), base="table",
+    # sliding: the plinth's on the floor (its corner spheres); the statue's is its seat's slip on the moving
+    # plinth (joint1_slip, postprocess). Falls: dem.run.bodies, for both bodies
+    watches = (Watch("plinth", None, tuple(axis), base="table",
                      feet=tuple((sx * pw / 2, sy * pw / 2, -ph / 2 + r) for sx in (-1, 1) for sy in (-1, 1)),
-                     foot_radius=r))
+                     foot_radius=r),)
     reach = ph + 2.0
     events = EventSpec(((-reach - pw, -reach - pw, -reach), (reach + pw, reach + pw, 2 * reach)), watches)
-    plinth_c = asm.bodies[0]
-    plinth_center = model.clumps[plinth_c].position
     info = {"statics": s.statics, "alpha_rad": weak.alpha, "p_rad_s": weak.p(G),
             "uplift_threshold_g": weak.uplift_ratio, "shaking_delay_s": p["settle"],
             "mesh": {"source": s.statue.solid.source, "volume_m3": s.statue.solid.volume,
                      "sphere_count": s.statue.sphere_count, "hull_sphere_count": s.statue.hull_count,
                      "notes": s.notes},
+            # the statue is the body in question (a sweep's response, its α); the plinth falls or not at its
+            # own α (dem.run.bodies)
             "rocking_bodies": [rocking_body("statue_theta_deg", "statue", width=2 * weak.b, height=2 * weak.h,
                                             edge_radius=r, edges=p["edges"], ground_disp="plinth_ux")],
-            "assembly": assembly_info(model, asm, horizontal=horizontal, ground_disp="table_disp",
-                                      foot=rocking_body("plinth_theta_deg", "plinth", width=pw,
-                                                        height=2 * float(plinth_center[2]), edge_radius=r,
-                                                        edges=p["edges"], ground_disp="table_disp")),
             "rigid_reference": rigid_info(weak, s.other)} | motion_info
     return Scene(NAME, model, probes, choose_dt(p, model), p["t_end"], p["record_dt"], p, info, postprocess,
                  events=events)

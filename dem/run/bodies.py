@@ -105,7 +105,7 @@ def relative_rotation(q: np.ndarray, q0: np.ndarray) -> np.ndarray:
 
 def solid_points(solid) -> np.ndarray | None:
     """Points of a template's solid (dem.model.clump.Box, dem.model.solids: its corners, or its rims sampled
-    every 11.25°), template frame [m]; None for a solid of another kind."""
+    every 11.25°; a mesh's vertices), template frame [m]; None for a solid of another kind."""
     if isinstance(solid, Box):
         half = 0.5 * np.asarray(solid.size, float)
         return np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half
@@ -120,6 +120,8 @@ def solid_points(solid) -> np.ndarray | None:
     if isinstance(solid, Composite):
         parts = [(solid_points(p), np.asarray(o, float)) for p, o in solid.parts]
         return None if any(p is None for p, _o in parts) else np.concatenate([p + o for p, o in parts])
+    if hasattr(solid, "vertices") and hasattr(solid, "faces"):  # a body from a mesh (dem.model.mesh_mass.MeshSolid)
+        return np.asarray(solid.vertices, float)
     return None
 
 

@@ -4,20 +4,18 @@ what scenes/mesh_body.py and scenes/scanned_stone.py record and watch.
 History: ``<body>_theta_deg`` (and ``_over_alpha``), its rotation about y; ``<body>_omega`` (and ``_over_p``);
 ``<body>_ux, _uz, _ax, _az``; the base interface (``base_H``, ``_V``, ``_V_ratio``, ``_ecc``, ``_friction``,
 ``_contacts``: eccentricity ÷ the footprint's width across the two pivots); the table (``table_vel``,
-``_disp``, ``_acc``). Events: overturning past the tipping angle of the weaker pivot (over the edge spheres'
-centres, r inside a rounded edge) plus the table's peak acceleration's atan (dem.run.events), sliding of the
-footprint's corner spheres on the table, leaving a box a body's size and a metre beyond the table's extent.
+``_disp``, ``_acc``). Events: sliding of the footprint's corner spheres on the table, leaving a box twice the
+body's size and two metres beyond it (overturning: the body's fall, as dem.run.bodies decides it for every body,
+its α the scene's, the weaker pivot's).
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
 from ..scenes.mesh_bodies import G, StandingBody, feet
 from ..scenes.scene import Scene
-from .events import EventSpec, Watch, overturn_angle
+from .events import EventSpec, Watch
 from .probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 
 
@@ -33,10 +31,9 @@ def standing_scene(name: str, sb: StandingBody, p: dict, dt: float, *, info: dic
                         props.mass * G),
               WallMotionProbe("table", sb.table, sb.direction)]
     r = sb.r_surface
-    tipping = math.atan2(weak.b - (r if p["edges"] == "rounded" else 0.0), weak.h - r)
     size = float(np.max(np.ptp(sb.template.solid.vertices, axis=0)))
     reach = 2.0 * size + 2.0
-    watch = Watch(body, overturn_angle(tipping, sb.info.get("base_pga_g", 0.0)), (0.0, 1.0, 0.0), base="table",
+    watch = Watch(body, None, (0.0, 1.0, 0.0), base="table",
                   feet=tuple(tuple(float(v) for v in x) for x in feet(sb.template, r)), foot_radius=r)
     events = EventSpec(((-reach, -reach, -reach), (reach, reach, 2 * reach)), (watch,))
     return Scene(name, sb.model, probes, dt, p["t_end"], p["record_dt"], p, sb.info | (info or {}), events=events)
