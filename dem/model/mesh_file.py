@@ -3,7 +3,8 @@
 Which library reads what. meshio (a dependency of dem from the start) reads STL (ASCII and binary), OBJ, PLY,
 OFF, VTK and VTU, Gmsh, Medit and many more, into plain NumPy arrays, without compiled extensions of its own;
 that covers what scanners and CAD tools write. glTF (.gltf, .glb), which meshio does not read, is read with
-pyvista (VTK's glTF reader), which the ``vis`` extra installs. trimesh, which reads the same formats and more,
+pyvista (VTK's glTF reader), which the ``vis`` extra installs; glTF's axes are +y up (its specification), turned
+here to dem's +z up by a rotation about x (x, y, z) → (x, −z, y). trimesh, which reads the same formats and more,
 would add a dependency for what these two already do; its mesh objects are accepted as they are (anything with
 ``vertices`` and ``faces``), as are meshio meshes and (vertices, faces) pairs.
 
@@ -192,14 +193,15 @@ def _read_gltf(path: Path) -> tuple[np.ndarray, np.ndarray]:
     blocks = [data] if not isinstance(data, pv.MultiBlock) else list(_leaves(data))
     verts, faces, n = [], [], 0
     for b in blocks:
-        surf = b.extract_surface().triangulate()
+        surf = (b if isinstance(b, pv.PolyData) else b.extract_geometry()).triangulate()
         f = np.asarray(surf.faces).reshape(-1, 4)[:, 1:]
         verts.append(np.asarray(surf.points, float))
         faces.append(f + n)
         n += surf.n_points
     if not faces or n == 0:
         raise ValueError(f"mesh {path}: the glTF file holds no triangles")
-    return np.concatenate(verts), np.concatenate(faces)
+    v = np.concatenate(verts)
+    return np.column_stack([v[:, 0], -v[:, 2], v[:, 1]]), np.concatenate(faces)  # glTF's +y up → dem's +z up
 
 
 def _leaves(mb):

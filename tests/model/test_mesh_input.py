@@ -184,3 +184,38 @@ def test_cli_refuses_a_bad_mesh_in_one_line(ti_cpu, tmp_path, capsys):
     line = one_error_line(err)
     assert code == 2 and err.count("dem: error:") == 1 and f"mesh {path} is open (not watertight)" in line, err
     assert not out.exists()
+
+
+def _write_gltf(path, vertices, faces):
+    """A minimal glTF 2.0 file: one mesh of float32 positions and uint32 indices in a data-URI buffer."""
+    import base64
+    import json
+
+    pos = np.asarray(vertices, np.float32)
+    idx = np.asarray(faces, np.uint32).reshape(-1)
+    blob = pos.tobytes() + idx.tobytes()
+    doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}],
+           "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+           "buffers": [{"byteLength": len(blob),
+                        "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
+           "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": pos.nbytes},
+                           {"buffer": 0, "byteOffset": pos.nbytes, "byteLength": idx.nbytes}],
+           "accessors": [{"bufferView": 0, "componentType": 5126, "count": len(pos), "type": "VEC3",
+                          "min": pos.min(axis=0).tolist(), "max": pos.max(axis=0).tolist()},
+                         {"bufferView": 1, "componentType": 5125, "count": len(idx), "type": "SCALAR"}]}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_gltf_is_read_with_its_y_axis_up(tmp_path):
+    """glTF (through pyvista): a stele written +y up, as glTF's specification has it, stands on z in dem, with its
+    volume (a proper rotation, the faces still outward)."""
+    pytest.importorskip("pyvista", reason="glTF is read with pyvista (the vis extra)")
+    stele = prism_mesh([(-0.15, 0.0), (0.15, 0.0), (0.10, 1.0), (-0.10, 1.0)], 0.5)
+    v = stele.vertices
+    y_up = np.column_stack([v[:, 0], v[:, 2], -v[:, 1]])  # dem's (x, y, z) → glTF's (x, z, −y)
+    path = _write_gltf(tmp_path / "stele.gltf", y_up, stele.faces)
+    mesh = load_mesh(path)
+    assert np.allclose(np.ptp(mesh.vertices, axis=0), [0.3, 0.5, 1.0], atol=1e-6)
+    tpl = mesh_clump(path, r_core=0.05, r_surface=0.02)
+    assert tpl.solid.volume == pytest.approx(0.125, rel=1e-6)
