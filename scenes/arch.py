@@ -38,7 +38,7 @@ from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
 from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
-from dem.scenes.tools import SHEAR_UNLOADING, joint_stiffness_params
+from dem.scenes.tools import JOINTS, SHEAR_UNLOADING, joint_stiffness_params
 
 NAME = "arch"
 G = 9.81
@@ -59,6 +59,7 @@ PARAMS = {
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
     "shear_unloading": SHEAR_UNLOADING,
+    "joints": JOINTS,
     "r_joint": Param(0.01, "sphere radius in the joint zones", "m", low=0, low_open=True),
     "r_core": Param(0.025, "sphere radius in the cores", "m", low=0, low_open=True),
     "zone": Param(0.035, "depth of the joint zones", "m", low=0, low_open=True),
@@ -94,7 +95,7 @@ def build(p: dict) -> Scene:
         v = np.where(s < t_ramp, 0.5 * rate * s * s, 0.5 * a_max * t_ramp + a_max * (s - t_ramp))
         return np.outer(v, [1.0, 0.0, 0.0])
 
-    b = ModelBuilder(gravity=(0.0, 0.0, -G))
+    b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     motion = WallMotion.from_function(velocity, p["t_end"], 1e-3)
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=stone, motion=motion, name="table")
     ar = arch(b, radius=p["radius"], thickness=p["thickness"], voussoirs=p["voussoirs"],

@@ -80,6 +80,7 @@ from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
 from dem.scenes.pulses import PULSE_PARAMS, table_signal
 from dem.scenes.tools import (
+    JOINTS,
     SHEAR_UNLOADING,
     joint_stiffness_params,
     rigid_reference,
@@ -112,6 +113,7 @@ PARAMS = shaking_params({
     "damping_mass": Param("shared", "dashpot mass: shared among an interface's contacts (docs/damping.md) or the "
                           "body's at every contact (004)", choices=DAMPING_MASSES),
     "shear_unloading": SHEAR_UNLOADING,
+    "joints": JOINTS,
     "r_joint": Param(0.04, "sphere radius in the joint zones", "m", low=0, low_open=True),
     "r_core": Param(0.06, "sphere radius in the cores", "m", low=0, low_open=True),
     "zone": Param(0.08, "depth of the joint zones", "m", low=0, low_open=True),
@@ -179,7 +181,7 @@ def build(p: dict) -> Scene:
         if p["capital"] else None
     signal, motion_info = table_signal(p, PARAMS)
     width = 2 * max(p["radius"], p["echinus_radius"], p["abacus_width"]) + 4.0
-    b = ModelBuilder(gravity=(0.0, 0.0, -G))
+    b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=marble, u_axis=(1, 0, 0), size=(width, width),
                        motion=shaking(signal, direction=shaking_direction(p), t_end=p["t_end"], delay=p["settle"]),
                        name="table")

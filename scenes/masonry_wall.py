@@ -37,7 +37,7 @@ from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
 from dem.run.events import EventSpec
 from dem.run.probes import WallMotionProbe
-from dem.scenes.tools import SHEAR_UNLOADING, joint_stiffness_params
+from dem.scenes.tools import JOINTS, SHEAR_UNLOADING, joint_stiffness_params
 
 NAME = "masonry_wall"
 G = 9.81
@@ -60,6 +60,7 @@ PARAMS = {
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
     "shear_unloading": SHEAR_UNLOADING,
+    "joints": JOINTS,
     "r_joint": Param(0.01, "sphere radius in the bed zones (rounded down to fit the block length)", "m", low=0,
                      low_open=True),
     "r_core": Param(0.025, "sphere radius in the cores", "m", low=0, low_open=True),
@@ -91,7 +92,7 @@ def build(p: dict) -> Scene:
         s = np.clip(t - p["settle"], 0.0, None)
         return np.outer(np.where(s < ramp, a * s * s / (2 * ramp), a * (ramp / 2 + s - ramp)), [1.0, 0.0, 0.0])
 
-    b = ModelBuilder(gravity=(0.0, 0.0, -G))
+    b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=stone, motion=WallMotion.from_function(velocity, p["t_end"],
                                                                                              1e-3), name="table")
     w = wall(b, length=p["length"], height=p["height"], thickness=p["thickness"], course_height=p["course_height"],

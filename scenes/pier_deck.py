@@ -45,6 +45,7 @@ from dem.model.placement import resting_height
 from dem.run.events import EventSpec, block_watch
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scenes.tools import (
+    JOINTS,
     SHEAR_UNLOADING,
     base_signal,
     rigid_reference,
@@ -76,6 +77,7 @@ PARAMS = shaking_params({
     "damping_mass": Param("body", "dashpot mass: the bodies' at every contact (004) or shared among an "
                           "interface's contacts (docs/damping.md)", choices=DAMPING_MASSES),
     "shear_unloading": SHEAR_UNLOADING,
+    "joints": JOINTS,
     "r_base": Param(0.08, "sphere radius at the interfaces (r1)", "m", low=0, low_open=True),
     "r_core": Param(0.2, "sphere radius in the cores (r2)", "m", low=0, low_open=True),
     "zone": Param(0.4, "height of the small-sphere zones", "m", low=0, low_open=True),
@@ -121,7 +123,7 @@ def build(p: dict) -> Scene:
     xs = offset + step * np.round(((np.arange(4) - 1.5) * p["spacing"] - offset) / step)
     signal, motion_info = base_signal(p, PARAMS)
 
-    b = ModelBuilder(gravity=(0.0, 0.0, -G))
+    b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     piers = [b.add_clump(pier_tpl, material=concrete, mass=pier_mass, position=(x, 0.0, ph / 2), name=f"pier{k + 1}")
              for k, x in enumerate(xs)]
     # the deck on the piers' top spheres, just touching

@@ -46,7 +46,7 @@ from dem.run.assembly_probes import JointMotion
 from dem.run.events import EventSpec
 from dem.run.probes import AngularVelocity, BodyMotion, Interface, RockingAngle, WallMotionProbe
 from dem.scenes.pulses import trapezoid
-from dem.scenes.tools import SHEAR_UNLOADING, shaking
+from dem.scenes.tools import JOINTS, SHEAR_UNLOADING, shaking
 
 NAME = "vehicle_packages"
 G = STANDARD_G
@@ -73,6 +73,7 @@ PARAMS = {
     "beta_s": Param(0.15, "shear critical-damping ratio", "", low=0, high=1),
     "damping_mass": Param("shared", "dashpot mass (docs/damping.md)", choices=DAMPING_MASSES),
     "shear_unloading": SHEAR_UNLOADING,
+    "joints": JOINTS,
     "r_joint": Param(0.01, "sphere radius at the packages' bottom faces", "m", low=0, low_open=True),
     "r_core": Param(0.04, "sphere radius in the packages' cores", "m", low=0, low_open=True),
     "zone": Param(0.05, "depth of the small-sphere zone at the bottom faces", "m", low=0, low_open=True),
@@ -161,7 +162,7 @@ def build(p: dict) -> Scene:
                damping_mass=p["damping_mass"], shear_unloading=p["shear_unloading"])
     bed_mat = Material.hertz(friction=max(p["box_mu"], p["drum_mu"]), **law)
     mats = {"box": Material.hertz(friction=p["box_mu"], **law), "drum": Material.hertz(friction=p["drum_mu"], **law)}
-    b = ModelBuilder(gravity=(0.0, 0.0, -G))
+    b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     bed = b.add_wall((0, 0, 0), (0, 0, 1), material=bed_mat, u_axis=(1, 0, 0),
                      motion=shaking(signal, t_end=p["t_end"], delay=p["settle"]), name="bed")
     made, joints, packages, stacks = [], [], {}, {}

@@ -29,9 +29,11 @@ Per wall (``State.wall_state``, vec10): displacement from the wall's origin at t
 motion bound since the last rebuild [m] (WS_MOTION), velocity at t_{n−½} (WS_VEL_HALF, 3) and at t_n
 (WS_VEL_NOW, 3) [m/s].
 
-Per clump (``DeviceModel.clump_param``, vec13): mass [kg], bounding radius about the centre of mass [m],
+Per clump (``DeviceModel.clump_param``, vec15): mass [kg], bounding radius about the centre of mass [m],
 PFC local damping coefficient [-], fixed-DOF bitmask (x, y, z, rx, ry, rz; a small integer held exactly in a
-real), inertia tensor about the centre of mass in the body frame, row by row [kg·m²]. Per wall
+real), inertia tensor about the centre of mass in the body frame, row by row [kg·m²], the first ``md.solid`` row
+of the solid other bodies' spheres meet (−1: none; a row index held exactly in a real), its material (world-local
+index). Per wall
 (``DeviceModel.wall_geom``, vec16): origin [m], unit normal, u and v axes, half lengths along u and v [m]
 (0: infinite plane), the world-local material index, the interval of its velocity table [s].
 
@@ -52,6 +54,10 @@ from .kernel_lang import ti
 MON_WALL_MOTION, MON_KN, MON_KN_LEVER2, MON_CN, MON_QUIET, MON_ASLEEP, MON_PAIR_MOTION = range(7)
 MONITOR_WIDTH = 8
 
+# ---------------------------------------------------------------- per clump: wrench (contact force, moment)
+WR_FORCE, WR_TORQUE = 0, 3
+WRENCH_WIDTH = 6
+
 # ---------------------------------------------------------------- per contact: hist, pair_hist
 HIST_SHEAR, HIST_IMPACT, HIST_KS = 0, 3, 4
 HIST_WIDTH = 5
@@ -62,7 +68,9 @@ WALL_STATE_WIDTH = 10
 
 # ---------------------------------------------------------------- per clump / per wall: model parameters
 CP_MASS, CP_RADIUS, CP_LOCAL_DAMPING, CP_FIXED, CP_INERTIA = range(5)  # CP_INERTIA: 9 slots
-CLUMP_PARAM_WIDTH = 13
+CP_SOLID = 13  # first md.solid row of the body's solid (physics/contact_solid.py), −1: none
+CP_MATERIAL = 14  # the body's material (world-local index)
+CLUMP_PARAM_WIDTH = 15
 WG_ORIGIN, WG_NORMAL, WG_U, WG_V, WG_HALF_U, WG_HALF_V, WG_MATERIAL, WG_TABLE_DT = 0, 3, 6, 9, 12, 13, 14, 15
 WALL_GEOM_WIDTH = 16
 
@@ -181,6 +189,14 @@ def material_pair(md: ti.template(), wd, ma, mb):
 
 
 @ti.func
+def body_material_pair(md: ti.template(), wd, a, b):
+    """Parameter vector of the contact between the materials of clumps a and b (every sphere of a body has its
+    body's material)."""
+    return material_pair(md, wd, ti.cast(md.clump_param[a][CP_MATERIAL], ti.i32),
+                         ti.cast(md.clump_param[b][CP_MATERIAL], ti.i32))
+
+
+@ti.func
 def clump_mass(md: ti.template(), c):
     return md.clump_param[c][CP_MASS]
 
@@ -203,6 +219,26 @@ def wall_velocities(st: ti.template(), w):
     ws = st.wall_state[w]
     return (ti.Vector([ws[WS_VEL_HALF], ws[WS_VEL_HALF + 1], ws[WS_VEL_HALF + 2]]),
             ti.Vector([ws[WS_VEL_NOW], ws[WS_VEL_NOW + 1], ws[WS_VEL_NOW + 2]]))
+
+
+@ti.func
+def wrench_of(force, torque):
+    """The vec6 (force [N], moment [N·m]) a contact run adds to a body's ``State.wrench``."""
+    return ti.Vector([force[0], force[1], force[2], torque[0], torque[1], torque[2]])
+
+
+@ti.func
+def force_of(st: ti.template(), c):
+    """Contact force on clump c accumulated so far [N]."""
+    w = st.wrench[c]
+    return ti.Vector([w[WR_FORCE], w[WR_FORCE + 1], w[WR_FORCE + 2]])
+
+
+@ti.func
+def torque_of(st: ti.template(), c):
+    """Contact moment on clump c about its centre of mass accumulated so far [N·m]."""
+    w = st.wrench[c]
+    return ti.Vector([w[WR_TORQUE], w[WR_TORQUE + 1], w[WR_TORQUE + 2]])
 
 
 @ti.func

@@ -13,8 +13,11 @@ Device arrays (n_h hull spheres, n_g clusters, n_c clumps, n_w walls over all wo
     cluster_body  (n_g,) vec4   cluster centre relative to the centre of mass, body frame [m]; bounding radius [m]
     cluster_range (n_g,) ivec4  first hull sphere (global), sphere count, clump (global), pairs of clusters of
                                 different clumps (g', h), g' < h, that come before this cluster in its world
-    clump_param   (n_c,) vec13  layout.CP_*: mass [kg], bounding radius [m], local damping [-], fixed-DOF mask,
-                                inertia about the centre of mass, body frame [kg·m²]
+    clump_param   (n_c,) vec15  layout.CP_*: mass [kg], bounding radius [m], local damping [-], fixed-DOF mask,
+                                inertia about the centre of mass, body frame [kg·m²], first row of its solid in
+                                ``solid`` (global; −1: none), material (world-local)
+    solid         (n_s,) vec4   the bodies' solids for contacts between bodies, body after body
+                                (dem.model.contact_solid.device_rows; physics/contact_solid.py)
     wall_geom     (n_w,) vec16  layout.WG_*: origin [m], normal, u, v (unit), half lengths [m], material
                                 (world-local), table Δt [s]
     wall_vel      (n_w, n_t) vec3 prescribed wall velocity samples [m/s] (short tables hold their last sample)
@@ -98,7 +101,8 @@ class DeviceModel:
     def _global_host_arrays(self) -> dict[str, np.ndarray]:
         """The models' host arrays with their indices made global, concatenated."""
         out: dict[str, list] = {k: [] for k in ("sph_body", "sph_info", "cluster_body", "cluster_range",
-                                               "clump_param", "wall_geom", "mat_pair", "iface_map")}
+                                               "clump_param", "wall_geom", "mat_pair", "iface_map", "solid")}
+        solid0 = 0
         for k, m in enumerate(self.models):
             c0, h0, s0 = int(self.clump_start[k]), int(self.hull_start[k]), int(self.slot_start[k])
             info = m.sph_info_np.astype(np.int64).copy()
@@ -112,7 +116,12 @@ class DeviceModel:
             out["sph_info"].append(info)
             out["cluster_body"].append(m.cluster_body_np)
             out["cluster_range"].append(rng)
-            out["clump_param"].append(np.column_stack([m.clump_param_np, m.inertia.reshape(-1, 9)]))
+            row = m.clump_param_np[:, 4]
+            out["clump_param"].append(np.column_stack([m.clump_param_np[:, :4], m.inertia.reshape(-1, 9),
+                                                       np.where(row >= 0, row + solid0, -1.0),
+                                                       m.clump_param_np[:, 5]]))
+            out["solid"].append(m.solid_rows_np)
+            solid0 += len(m.solid_rows_np)
             out["wall_geom"].append(np.column_stack([m.wall_frame_np[: m.wall_count].reshape(-1, 12),
                                                      m.wall_info_np[: m.wall_count]]))
             out["mat_pair"].append(m.pair_np.reshape(-1, PAIR_PARAM_COUNT))
@@ -141,6 +150,7 @@ class DeviceModel:
         self.wall_vel = _nd(vec(3), a["wall_vel"])
         self.mat_pair = _nd(vec(PAIR_PARAM_COUNT), a["mat_pair"])
         self.iface_map = _nd(ti.i32, a["iface_map"] if a["iface_map"].size else np.full(1, -1))
+        self.solid = _nd(vec(4), a["solid"].reshape(-1, 4))
         self.world_info = _nd(ti.i32, self.world_info_np)
         self.world_param = _nd(real, self.world_param_np)
         self.device_bytes = int(sum(x.size * x.itemsize for x in a.values())) + self.world_info_np.nbytes \

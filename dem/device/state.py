@@ -7,8 +7,8 @@ in :class:`dem.device.model_arrays.DeviceModel`), world frame:
     rot     (n_c,) mat3  rotation matrix of ``quat`` (derived, kept to avoid recomputing it per contact)
     vel     (n_c,) vec3  velocity at t_{n−½} [m/s]
     omega   (n_c,) vec3  angular velocity at t_{n−½} [rad/s]
-    force   (n_c,) vec3  contact force being accumulated for t_n [N]
-    torque  (n_c,) vec3  contact moment about the centre of mass being accumulated [N·m]
+    wrench  (n_c,) vec6  contact force [N] and moment about the centre of mass [N·m] being accumulated for t_n
+                         (layout.WR_FORCE, WR_TORQUE)
     damp    (n_c,) vec28 damping block being accumulated for t_n (damping_layout.py)
     damp_other (n_c,) vec12 [0:6] generalised force of other bodies' motion through the dashpots being
                          accumulated [N, N·m]; [6:12] the body's velocity change over its last step
@@ -43,8 +43,7 @@ class State:
         self.rot = ti.ndarray(ti.types.matrix(3, 3, real), nc)
         self.vel = ti.ndarray(v3, nc)
         self.omega = ti.ndarray(v3, nc)
-        self.force = ti.ndarray(v3, nc)
-        self.torque = ti.ndarray(v3, nc)
+        self.wrench = ti.ndarray(ti.types.vector(6, real), nc)
         self.monitor = ti.ndarray(ti.types.vector(LY.MONITOR_WIDTH, real), nc)
         self.damp = ti.ndarray(ti.types.vector(DAMP_WIDTH, real), nc)
         self.damp_other = ti.ndarray(ti.types.vector(OTHER_WIDTH, real), nc)
@@ -63,7 +62,7 @@ class State:
         self.set_poses(np.stack([c.position for c in clumps]), q)
         self.vel.from_numpy(np.stack([c.velocity for c in clumps]).astype(self._np()))
         self.omega.from_numpy(np.stack([c.angular_velocity for c in clumps]).astype(self._np()))
-        for a in (self.force, self.torque, self.monitor, self.damp, self.damp_other, self.wall_state):
+        for a in (self.wrench, self.monitor, self.damp, self.damp_other, self.wall_state):
             a.fill(0.0)
         self.time = 0.0
         self.step = 0
@@ -92,4 +91,4 @@ class State:
     def numpy(self) -> dict[str, np.ndarray]:
         """Host copies of the state arrays."""
         return {k: getattr(self, k).to_numpy() for k in
-                ("pos", "quat", "rot", "vel", "omega", "force", "torque", "damp", "monitor", "wall_state")}
+                ("pos", "quat", "rot", "vel", "omega", "wrench", "damp", "monitor", "wall_state")}

@@ -3,11 +3,12 @@ optional capital), each body named and each joint an interface the probes record
 
 Frame: gravity along −z; the assembly stands on a horizontal base (a wall or a height) on the vertical
 line through ``position`` (x, y) [m]; each block is added upright (its template axes along the world's),
-centred on that line by the middle of its bottom face, and put on the block below: right on it, face
-middle over face middle, where the two faces carry the same layer of spheres (:func:`in_register`: drums
-of one radius, blocks of one width), else by :meth:`dem.model.model.ModelBuilder.place_on` (moved by less
-than a lattice spacing to the position with the most touching sphere pairs, then lowered until they
-touch). Joint k is the face under block k: joint 0 on
+centred on that line by the middle of its bottom face, and put on the block below: right on it (its bottom
+face on the lower block's top face) when the two meet through a solid (joints "solid", the default:
+dem.model.contact_solid; the lattices need not register), or face middle over face middle where the two faces
+carry the same layer of spheres (:func:`in_register`: drums of one radius, blocks of one width), else by
+:meth:`dem.model.model.ModelBuilder.place_on` (moved by less than a lattice spacing to the position with the most
+touching sphere pairs, then lowered until they touch). Joint k is the face under block k: joint 0 on
 the base, joint k ≥ 1 between blocks k − 1 and k. Each joint is an interface (ModelBuilder.add_interface:
 the forces block k receives across it) with what the run's Interface probe needs: the centre of the face
 in block k's body frame, the width of the contact face along x (the shaking direction) and the weight it
@@ -25,6 +26,7 @@ import numpy as np
 from .box_clump import box_clump
 from .clump import ClumpTemplate
 from .compose import compose
+from .contact_solid import contact_solid
 from .drum_clump import drum_clump
 from .lattice import check_positive
 
@@ -140,9 +142,11 @@ def stack(builder, pieces: Sequence[Piece], *, material, base: int | None = None
         mid = 0.5 * (lo + hi)
         # faces in register: stand it face middle over face middle, just touching; else a radius above the
         # block below, for place_on to find register and lower it
-        exact = k == 0 or in_register(pieces[k - 1].template, p.template)
+        on_solid = k > 0 and builder.joints == "solid" and \
+            (contact_solid(pieces[k - 1].template.solid) is not None or contact_solid(p.template.solid) is not None)
+        exact = k == 0 or on_solid or in_register(pieces[k - 1].template, p.template)
         lift = 0.0 if exact else float(p.template.radii.max())
-        over = xy if k == 0 or not exact else 0.5 * (lower_face[0] + lower_face[1])
+        over = xy if k == 0 or not exact or on_solid else 0.5 * (lower_face[0] + lower_face[1])
         origin = np.r_[over - mid, z_top - z_bot + lift]
         c = builder.add_clump(p.template, material=material, mass=p.mass, density=p.density, position=origin,
                               name=p.name)

@@ -40,6 +40,9 @@ def check_initial_body_overlaps(model: Model) -> None:
     just touching, as ModelBuilder.place_on does, pass)."""
     from scipy.spatial import cKDTree
 
+    if getattr(model, "joints", "spheres") == "solid" and any(s is not None for s in model.contact_solids):
+        _check_solid_overlaps(model)
+        return
     specs = list(model.clumps)
     hulls = []
     for cs in specs:
@@ -68,3 +71,23 @@ def check_initial_body_overlaps(model: Model) -> None:
                     f"clump '{specs[b].name}' starts inside clump '{specs[a].name}': spheres overlap by {ovl:.4g} m "
                     f"near {np.round(x, 4).tolist()} m (more than {INITIAL_OVERLAP_TOLERANCE:.0%} of the smaller "
                     f"radius); move them apart, or put one on the other with ModelBuilder.place_on")
+
+
+def _check_solid_overlaps(model: Model) -> None:
+    """check_initial_body_overlaps under joints "solid": a hull sphere reaching more than INITIAL_OVERLAP_TOLERANCE of
+    its radius into another body's solid (or a sphere of another body, between bodies without solids) is refused,
+    naming both bodies and the face (its outward normal, world frame)."""
+    from .body_contacts import all_between
+
+    specs = list(model.clumps)
+    for (a, b), c in all_between(model, gap=0.0).items():
+        ratio = c.overlaps / c.radii
+        k = int(np.argmax(ratio))
+        if ratio[k] > INITIAL_OVERLAP_TOLERANCE:
+            n = np.round(c.normals[k], 3).tolist()
+            where = np.round(c.points[k], 4).tolist()
+            raise ValueError(
+                f"clump '{specs[b].name}' starts inside clump '{specs[a].name}': at {where} m a sphere reaches "
+                f"{c.overlaps[k]:.4g} m into a face (normal {n} from '{specs[b].name}' to '{specs[a].name}'; more "
+                f"than {INITIAL_OVERLAP_TOLERANCE:.0%} of its radius); move them apart, or put one on the other with "
+                f"ModelBuilder.place_on")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .clump import ClumpTemplate, MassProperties
+from .contact_solid import contact_solid, device_rows
 from .materials import PAIR_PARAM_COUNT, Material, mix, pair_vector
 from .walls import Wall, WallMotion, make_wall
 
@@ -20,6 +21,11 @@ FIX_X, FIX_Y, FIX_Z, FIX_RX, FIX_RY, FIX_RZ = (1 << i for i in range(6))
 # Hull spheres are grouped in body-frame cells of this many smallest radii; a neighbour rebuild tests a
 # cluster's bounding sphere before its spheres, so it costs in proportion to what is near a wall.
 CLUSTER_CELL_RADII = 8.0
+JOINTS = ("solid", "spheres")  # how two bodies meet (ModelBuilder)
+# A hull sphere of a body must reach the solid it stands for (edge-true packings centre their outer rows on the
+# side faces, dem/model/box_clump.py, so spheres may stick out of it, never lie apart from it): its gap to the solid
+# may be this fraction of the template's size (round-off) [-]
+SOLID_TOLERANCE = 1e-6
 _FIX_NAMES = {"x": FIX_X, "y": FIX_Y, "z": FIX_Z, "rx": FIX_RX, "ry": FIX_RY, "rz": FIX_RZ}
 
 
@@ -111,9 +117,18 @@ class ModelBuilder:
 
     Args:
         gravity: acceleration of gravity [m/s²], default (0, 0, −9.81).
+        joints: how two bodies meet (docs/joints.md): ``"solid"`` (default) — the hull spheres of each meet the
+            other's solid (its box, prism or drum; dem.model.contact_solid) as they meet a wall, one contact per
+            sphere, both ways at half stiffness when both bodies have a solid, one way at full stiffness when one
+            has; ``"spheres"`` — hull sphere against hull sphere (the joint then depends on how the two packings
+            register), the engine's joint before issue 29, kept to compare. Bodies without a solid (composed of
+            a template with none) meet sphere to sphere either way.
     """
 
-    def __init__(self, *, gravity=(0.0, 0.0, -9.81)):
+    def __init__(self, *, gravity=(0.0, 0.0, -9.81), joints: str = "solid"):
+        if joints not in JOINTS:
+            raise ValueError(f"joints must be one of {', '.join(JOINTS)}, got {joints!r}")
+        self.joints = joints
         self.gravity = np.asarray(gravity, float).reshape(3)
         self.materials: list[Material] = []
         self.pairs: dict[tuple[int, int], Material] = {}
@@ -210,9 +225,12 @@ class ModelBuilder:
         Add the upper body roughly where it should stand (any height, horizontally over the lower one);
         this finishes the job. Returns a :class:`dem.model.placement.Placement` (the shift [m] and the number of
         touching sphere pairs). Out of register, a body rests on its few best-aligned pairs: see
-        dem.model.placement.
+        dem.model.placement. Under joints "solid" (the default) a body with a solid meets the other's face whatever
+        the lattices: it is only lowered until it touches (dem.model.body_contacts.seat), its contacts counted as
+        the step will see them.
         """
-        from .placement import place
+        from .body_contacts import between, seat, solid_of
+        from .placement import SUPPORT_GAP, Placement, place
 
         self._check_clump(upper)
         self._check_clump(lower)
@@ -222,7 +240,12 @@ class ModelBuilder:
             raise ValueError(f"gap must be >= 0 [m], got {gap}")
         if not np.linalg.norm(self.gravity) > 0:
             raise ValueError("place_on needs gravity to tell up from down (ModelBuilder(gravity=...))")
-        return place(self.clumps[lower], self.clumps[upper], -self.gravity, register=register, gap=gap)
+        lo, up = self.clumps[lower], self.clumps[upper]
+        solid_lo, solid_up = solid_of(lo, self.joints), solid_of(up, self.joints)
+        if solid_lo is not None or solid_up is not None:
+            shift = seat(lo, up, -self.gravity, solid_lo, solid_up, gap=gap)
+            return Placement(shift, len(between(lo, up, solid_lo, solid_up, gap=SUPPORT_GAP)), 1)
+        return place(lo, up, -self.gravity, register=register, gap=gap)
 
     def add_wall(self, origin, normal, *, material: Material, u_axis=None, size=None,
                  motion: WallMotion | None = None, name: str = "") -> int:
@@ -307,8 +330,9 @@ class Model:
         sph_info_np   (n_h, 4) clump index, material index, group slot (layer a), group slot (layer b) (−1: none)
         cluster_body_np (n_g, 4) cluster centre relative to the centre of mass, body frame [m]; bounding radius [m]
         cluster_range_np (n_g, 4) first hull sphere, sphere count, clump index, unused
-        clump_param_np (n_c, 4) mass [kg], bounding radius [m], local damping [-], fixed-DOF bitmask
-                                (x, y, z, rx, ry, rz)
+        clump_param_np (n_c, 6) mass [kg], bounding radius [m], local damping [-], fixed-DOF bitmask
+                                (x, y, z, rx, ry, rz), first row of its solid in solid_rows_np (−1: none), material
+        solid_rows_np (n_s, 4) the bodies' solids for contacts between bodies (dem.model.contact_solid.device_rows)
         inertia       (n_c, 3, 3) inertia about the centre of mass, body frame [kg·m²]
         wall_frame_np (n_w, 4, 3) rows origin [m], normal, u, v (unit)
         wall_info_np  (n_w, 4) half length along u, along v [m] (0: infinite), material, table Δt [s]
@@ -398,8 +422,24 @@ class Model:
             slot += 1
         self.iface_map_np = imap
         self.interface_slot = slot_of_iface
+
+        # the solids other bodies' spheres meet (joints "solid"; none in a world of one body)
+        self.joints = b.joints
+        self.contact_solids = [None] * self.clump_count
+        if self.joints == "solid" and self.clump_count > 1:
+            self.contact_solids = [_checked_solid(cs) for cs in self.clumps]
+        rows, self.solid_row = [np.zeros((0, 4))], np.full(self.clump_count, -1, np.int64)
+        n_rows = 0
+        for c, (cs, solid) in enumerate(zip(self.clumps, self.contact_solids)):
+            if solid is not None:
+                block = device_rows(solid, cs.mass_props.center)
+                self.solid_row[c] = n_rows
+                rows.append(block)
+                n_rows += len(block)
+        self.solid_rows_np = np.concatenate(rows)
         self.clump_param_np = np.column_stack([self.mass, self.bound_radius, [c.local_damping for c in self.clumps],
-                                               self.fixed.astype(float)])
+                                               self.fixed.astype(float), self.solid_row.astype(float),
+                                               [float(c.material) for c in self.clumps]])
 
     def wall_velocity(self, w: int, t) -> np.ndarray:
         wall = self.walls[w]
@@ -446,6 +486,28 @@ class Model:
                     offset += cs.template.sphere_count
             setattr(self, key, out)
         return getattr(self, key)
+
+
+def _checked_solid(cs: ClumpSpec):
+    """Body cs's ContactSolid (None without one), refused when its hull spheres are not inside it."""
+    try:
+        solid = contact_solid(cs.template.solid)
+    except ValueError as e:
+        raise ValueError(f"body {cs.name}: {e}") from None
+    if solid is None:
+        return None
+    tpl = cs.template
+    d, _n = solid.signed_distance(tpl.centers[tpl.hull])
+    gap = d - tpl.radii[tpl.hull]
+    size = float(np.max(np.abs(tpl.centers))) + float(tpl.radii.max())
+    tol = SOLID_TOLERANCE * size
+    if np.max(gap) > tol:
+        k = int(np.argmax(gap))
+        x = tpl.centers[tpl.hull][k]
+        raise ValueError(f"body {cs.name}: its solid does not bound its spheres: the sphere at ({x[0]:.4g}, "
+                         f"{x[1]:.4g}, {x[2]:.4g}) m (template frame) lies {gap[k]:.3g} m outside it (allowed: "
+                         f"{tol:.2g} m); give the template the solid its spheres stand for, or joints='spheres'")
+    return solid
 
 
 _LAYOUTS: dict = {}  # (id(template), centre of mass) -> (template, layout): a batch of worlds shares templates

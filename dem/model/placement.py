@@ -12,8 +12,12 @@ best-aligned pairs only. :func:`place` shifts the upper body horizontally by les
 so that its most central bottom sphere stands right over a lower sphere, choosing the lower sphere that
 gives the most touching pairs, then lowers it until it just touches: in register wherever the two
 lattices can be (same spacing and sphere size; give the lower body a top zone matching the upper body's
-base zone). :func:`support_notes` flags, before a run, any body that touches what it stands on through
-fewer than MIN_SUPPORT_CONTACTS sphere contacts.
+base zone). dem.model.body_contacts.support_notes flags, before a run, any body that touches what it stands on
+through fewer than MIN_SUPPORT_CONTACTS contacts.
+
+Under joints "solid" (dem.model.ModelBuilder) a body meets another's solid face as it meets a wall, whatever the
+two lattices: register does not matter, and ModelBuilder.place_on only lowers the body onto the other's solid
+(dem.model.body_contacts.seat).
 """
 
 from __future__ import annotations
@@ -156,28 +160,3 @@ def place(lower, upper, up, *, register: bool = True, gap: float = 0.0) -> Place
     shift = frame.T @ np.r_[s, dz + gap]
     upper.position = upper.position + shift
     return Placement(shift, n, len(shifts))
-
-
-def support_notes(model, *, min_contacts: int = MIN_SUPPORT_CONTACTS, gap: float = SUPPORT_GAP) -> list[str]:
-    """One sentence per body that touches walls or other bodies at t = 0 through fewer than `min_contacts`
-    sphere contacts (gap ≤ `gap` × the sphere's radius); bodies with fewer hull spheres than that, and
-    bodies touching nothing (falling), are not judged."""
-    specs = list(model.clumps)
-    hulls = [world_hull(cs) for cs in specs]
-    notes = []
-    for c, (cs, (x, r)) in enumerate(zip(specs, hulls)):
-        if len(r) < min_contacts:
-            continue
-        n_wall = sum(int(np.count_nonzero(on_wall(x, r, wall, gap=gap))) for wall in model.walls)
-        n_body = 0
-        for o, (xo, ro) in enumerate(hulls):
-            if o != c and np.linalg.norm(cs.position - specs[o].position) <= \
-                    model.bound_radius[c] + model.bound_radius[o] + 2 * gap * float(r.max()):
-                n_body += touching_pairs(x, r, xo, ro, gap=gap)
-        n = n_wall + n_body
-        if 0 < n < min_contacts:
-            notes.append(f"body '{cs.name}' rests on only {n} sphere contact(s) at t = 0 ({n_wall} with walls, "
-                         f"{n_body} with other bodies): its face is probably out of register with what it stands "
-                         "on, and it will carry its weight on a few points; ModelBuilder.place_on puts a body on "
-                         "another with the lattices in register")
-    return notes

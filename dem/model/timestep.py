@@ -27,9 +27,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import eigh
 
+from .body_contacts import all_between
 from .materials import PAIR_BN, PAIR_BS, PAIR_HFAC, PAIR_KN, PAIR_KS, PAIR_KSRATIO, PAIR_LAW, PAIR_SHARED, ContactLaw
 from .model import Model
-from .placement import SUPPORT_GAP, on_wall, touching_sphere_pairs, world_hull
+from .placement import SUPPORT_GAP, on_wall, world_hull
 
 LOAD_FACTOR = 10.0  # design load of the bed ÷ the static weight (impacts, landings)
 AUTO_SAFETY = 0.5  # --dt auto takes this fraction of the estimate
@@ -143,7 +144,9 @@ def monitored_timestep(mass: float, inertia_min: float, k_sum, k_rot, c_sum):
 
 def _assembly_contacts(model: Model, gap: float):
     """The contacts of every body at t = 0: (body a, body b or -1 for a wall, point [m], normal from b to a,
-    effective radius [m], material pair) for each touching sphere pair or sphere on a wall."""
+    effective radius [m], material pair) for each sphere on a wall, and each contact between two bodies as the step
+    makes it (dem.model.body_contacts: a sphere on the other's solid, its pair's stiffness scaled by its share, or
+    a sphere pair)."""
     hulls = [world_hull(cs) for cs in model.clumps]
     out = []
     for c, (x, r) in enumerate(hulls):
@@ -151,15 +154,13 @@ def _assembly_contacts(model: Model, gap: float):
             pair = model.pair_np[model.clumps[c].material, model.materials.index(wall.material)]
             out += [(c, -1, x[k] - r[k] * wall.normal, wall.normal, r[k], pair)
                     for k in np.flatnonzero(on_wall(x, r, wall, gap=gap))]
-        for o in range(c + 1, len(hulls)):
-            if np.linalg.norm(model.clumps[c].position - model.clumps[o].position) > \
-                    model.bound_radius[c] + model.bound_radius[o] + 2.0 * gap * float(r.max()):
-                continue
-            xo, ro = hulls[o]
-            pair = model.pair_np[model.clumps[c].material, model.clumps[o].material]
-            for i, j in zip(*touching_sphere_pairs(x, r, xo, ro, gap=gap)):
-                n = (x[i] - xo[j]) / np.linalg.norm(x[i] - xo[j])
-                out.append((c, o, 0.5 * (x[i] + xo[j]), n, r[i] * ro[j] / (r[i] + ro[j]), pair))
+    for (a, b), found in all_between(model, gap=gap).items():
+        pair = model.pair_np[model.clumps[a].material, model.clumps[b].material]
+        for k in range(len(found)):
+            share = found.shares[k]
+            scaled = pair.copy()
+            scaled[[PAIR_HFAC, PAIR_KN, PAIR_KS]] *= share
+            out.append((a, b, found.points[k], found.normals[k], found.radii[k], scaled))
     return out
 
 

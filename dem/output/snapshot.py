@@ -18,8 +18,11 @@ import numpy as np
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..physics.contact_geometry import load_body, load_plane
+from ..physics.contact_law import share_stiffness
+from ..physics.contact_solid import solid_row
 from ..physics.interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from ..physics.pair_contact import contact_between
+from ..physics.pair_entry import entry_bodies, stiffness_share
 from ..physics.simulation import ContactArgs, ModelArgs, StateArgs
 from ..physics.wall_contact import contact_on_wall
 
@@ -41,8 +44,9 @@ class Frame:
         contact_point: (n_c, 3) middle of the overlap [m].
         contact_normal: (n_c, 3) unit normal from the wall or sphere b towards sphere a.
         contact_sphere, contact_other: (n_c,) sphere a's and sphere b's index in this frame's sphere arrays
-            (contact_other −1 for a wall contact).
-        contact_body, contact_other_body: (n_c,) body (clump) index of sphere a and of sphere b (−1: wall).
+            (contact_other −1 for a wall contact and for a sphere against another body's solid).
+        contact_body, contact_other_body: (n_c,) body (clump) index of sphere a and of the other body (sphere b's
+            or the solid's; −1: wall).
         contact_wall: (n_c,) wall index (−1 for a contact between two bodies).
         contact_overlap: (n_c,) overlap δ [m].
         contact_fn: (n_c,) normal force along contact_normal, elastic + dashpot [N] (≥ 0 under no-tension).
@@ -115,13 +119,14 @@ _XC, _NRM, _OVL, _FE, _FD, _FS, _FSD, _KS, _SLIP, _WK = 0, 3, 6, 7, 8, 9, 12, 15
 
 
 @ti.func
-def _write_row(out_f: ti.template(), k, g, r):
-    """Row k of the export: a touching contact's geometry g and response r."""
+def _write_row(out_f: ti.template(), k, g, r, sign):
+    """Row k of the export: a touching contact's geometry g and response r, seen from the other side when sign
+    is −1 (normal and shear forces turned)."""
     for q in ti.static(range(3)):
         out_f[k, _XC + q] = g.point[q]
-        out_f[k, _NRM + q] = g.normal[q]
-        out_f[k, _FS + q] = r.shear[q]
-        out_f[k, _FSD + q] = r.shear_dashpot[q]
+        out_f[k, _NRM + q] = sign * g.normal[q]
+        out_f[k, _FS + q] = sign * r.shear[q]
+        out_f[k, _FSD + q] = sign * r.shear_dashpot[q]
     out_f[k, _OVL] = g.overlap
     out_f[k, _FE] = r.fn_elastic
     out_f[k, _FD] = r.fn_dashpot
@@ -159,7 +164,7 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         if g.touching == 1:
             out_i[n_out, 0] = i - wd.hull0
             out_i[n_out, 1] = wall - wd.wall0
-            _write_row(out_f, n_out, g, r)
+            _write_row(out_f, n_out, g, r, 1.0)
             n_out += 1
     return n_out
 
@@ -167,8 +172,9 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
 @ti.kernel
 def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, base: ti.i32, dt: float,
                           out_i: ti.types.ndarray(), out_f: ti.types.ndarray(), ksum: ti.types.ndarray()) -> ti.i32:
-    """Every touching candidate pair of hull spheres of two bodies of world w, as the next step evaluates it
-    (force on sphere i, of body a; normal from sphere j towards i)."""
+    """Every touching entry of world w's pair list (physics/pair_entry.py), as the next step evaluates it, seen from
+    its hull sphere: out_i (the sphere, the other body's hull sphere or −1 − the other body (world-local) for a
+    sphere against that body's solid), the force on the sphere's body, the normal towards it."""
     wd = LY.load_world(md, w)
     n_out = 0
     shared_mass = LY.uses_shared_mass(md, w)
@@ -180,22 +186,27 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_PAIRS]):
         pair = ct.pairs[base + k]
-        i = pair[0]
-        j = pair[1]
-        a = md.sph_info[i][0]
-        b = md.sph_info[j][0]
+        a, b = entry_bodies(md, pair)
         ba = load_body(md, st, a)
         bb = load_body(md, st, b)
-        mat = LY.material_pair(md, wd, md.sph_info[i][1], md.sph_info[j][1])
+        mat = LY.body_material_pair(md, wd, a, b)
         k_sum = 0.0
         if shared_mass:
             k_sum = ksum[0, LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
-        g, r = contact_between(md.sph_body[i], md.sph_body[j], ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass), mat,
-                               ct.pair_hist[base + k], k_sum, dt, False)
+        both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
+        g, r = contact_between(md, pair, ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass),
+                               share_stiffness(mat, stiffness_share(pair, both_solid)), ct.pair_hist[base + k], k_sum,
+                               dt, False)
         if g.touching == 1:
-            out_i[n_out, 0] = i - wd.hull0
-            out_i[n_out, 1] = j - wd.hull0
-            _write_row(out_f, n_out, g, r)
+            sign = 1.0
+            if pair[0] >= 0:
+                out_i[n_out, 0] = pair[0] - wd.hull0
+                out_i[n_out, 1] = pair[1] - wd.hull0 if pair[1] >= 0 else -1 - (b - wd.clump0)
+            else:  # b's sphere against a's solid: seen from b
+                sign = -1.0
+                out_i[n_out, 0] = pair[1] - wd.hull0
+                out_i[n_out, 1] = -1 - (a - wd.clump0)
+            _write_row(out_f, n_out, g, r, sign)
             n_out += 1
     return n_out
 
@@ -239,10 +250,11 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
     dev_a, dev_b, wall_of, data = (np.concatenate(x) for x in (dev_a, dev_b, wall_of, data))
     to_frame = m.device_to_frame_index(hull_only=not all_spheres)
     body_of = m.sph_info_np[:, 0].astype(np.int64)
-    pair = dev_b >= 0
+    on_wall = wall_of >= 0
+    pair = ~on_wall & (dev_b >= 0)  # sphere on sphere; the rest of the body contacts: a sphere on a solid
     sphere, body = to_frame[dev_a], body_of[dev_a]
     other = np.where(pair, to_frame[np.maximum(dev_b, 0)], -1)
-    other_body = np.where(pair, body_of[np.maximum(dev_b, 0)], -1)
+    other_body = np.where(pair, body_of[np.maximum(dev_b, 0)], np.where(on_wall, -1, -1 - dev_b))
     normal = data[:, _NRM:_NRM + 3]
     fn = data[:, _FE] + data[:, _FD]
     shear = data[:, _FS:_FS + 3] + data[:, _FSD:_FSD + 3]
@@ -263,7 +275,7 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
         t=st_.time, centers=centers, radii=radii, clump_id=cid, velocity=velocity, angular_velocity=omg[cid],
         contact_force=force, wall_corners=np.asarray(corners, float).reshape(-1, 4, 3),
         wall_velocity=np.asarray(wvel, float).reshape(-1, 3), contact_point=data[:, _XC:_XC + 3],
-        contact_normal=normal, contact_sphere=sphere, contact_wall=np.where(pair, -1, wall_of), contact_fn=fn,
+        contact_normal=normal, contact_sphere=sphere, contact_wall=np.where(on_wall, wall_of, -1), contact_fn=fn,
         contact_shear=shear, clump_position=pos, clump_quaternion=quat, clump_velocity=vel, clump_omega=omg,
         contact_other=other, contact_body=body, contact_other_body=other_body, contact_overlap=data[:, _OVL],
         contact_fn_dashpot=data[:, _FD].copy(), contact_shear_dashpot=data[:, _FSD:_FSD + 3].copy(),

@@ -69,6 +69,18 @@ runtime.define_types(_define_types)
 
 
 @ti.func
+def share_stiffness(p, share):
+    """The material pair p with its stiffness scaled by `share` [-] (h_n, linear k_n and k_s: every force, stiffness
+    and strain energy of the contact scales with it; the dashpots follow from the scaled stiffness): a contact that
+    carries part of a joint's stiffness (docs/joints.md). share = 1 returns p's values unchanged, bit for bit."""
+    q = p
+    q[PAIR_HFAC] = p[PAIR_HFAC] * share
+    q[PAIR_KN] = p[PAIR_KN] * share
+    q[PAIR_KS] = p[PAIR_KS] * share
+    return q
+
+
+@ti.func
 def normal_stiffness(p, r_eff, delta):
     """Tangent normal stiffness k_n [N/m] of a contact of R̄ = r_eff [m] at overlap δ = delta > 0 [m], as
     :func:`normal_force` computes it (linear: k_n; Hertz and the impact laws: (3/2) h_n √δ)."""

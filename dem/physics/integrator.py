@@ -153,7 +153,7 @@ def wake_if_unbalanced(md: ti.template(), c, gravity, walls_moving,  # in:
 
     In/out — in md: clump_param[c]; in walls_moving: 1: a wall moves this step (every body wakes); 0: the contacts of
     sleeping bodies were evaluated this step (an observed step); out st: monitor[c]: asleep, quiet steps (reads
-    force[c], torque[c]).
+    wrench[c]).
     """
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
@@ -164,8 +164,8 @@ def wake_if_unbalanced(md: ti.template(), c, gravity, walls_moving,  # in:
             mon[LY.MON_ASLEEP] = 0.0
             mon[LY.MON_QUIET] = 0.0
         else:
-            f_res = (st.force[c] + m * gravity).norm()
-            t_res = st.torque[c].norm()
+            f_res = (LY.force_of(st, c) + m * gravity).norm()
+            t_res = LY.torque_of(st, c).norm()
             if f_res > SLEEP_ACCEL * m * g_mag or t_res > SLEEP_ACCEL * m * g_mag * prm[LY.CP_RADIUS]:
                 mon[LY.MON_ASLEEP] = 0.0
                 mon[LY.MON_QUIET] = 0.0
@@ -179,7 +179,7 @@ def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps,
     with what the record and the energy ledger need (work terms: body, boundary — constraints and moving walls
     through dashpots —, and damping — dashpots, local damping).
 
-    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; force, torque,
+    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; wrench,
     damp, damp_other of c cleared (read first).
     """
     mv = ClumpMove()
@@ -195,11 +195,10 @@ def _sleeping_step(c,  # in:
                    st: ti.template()):  # out:
     """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported.
 
-    In/out — out st: force, torque, damp, damp_other of c cleared (read first).
+    In/out — out st: wrench, damp, damp_other of c cleared (read first).
     """
-    mv = ClumpMove(x0=st.pos[c], q0=st.quat[c], force=st.force[c], torque=st.torque[c])
-    st.force[c] = ti.Vector([0.0, 0.0, 0.0])
-    st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
+    mv = ClumpMove(x0=st.pos[c], q0=st.quat[c], force=LY.force_of(st, c), torque=LY.torque_of(st, c))
+    st.wrench[c] = ti.Vector([0.0] * LY.WRENCH_WIDTH)
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
     st.damp_other[c] = ti.Vector([0.0] * OTHER_WIDTH)  # at rest: no velocity change either
     return mv
@@ -245,14 +244,14 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
     history by 1e-27 of a column (LLVM's fast-math fusion of the step kernel), while this split is bit for bit
     the same as the whole (issue 20).
 
-    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; force, torque,
+    In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; wrench,
     damp, damp_other of c cleared.
     """
     prm = md.clump_param[c]
     m = prm[LY.CP_MASS]
     fixed = ti.cast(prm[LY.CP_FIXED], ti.i32)
-    f_c = st.force[c]
-    t_c = st.torque[c]
+    f_c = LY.force_of(st, c)
+    t_c = LY.torque_of(st, c)
     v0 = st.vel[c]
     w0 = st.omega[c]
     rot = st.rot[c]
@@ -341,8 +340,7 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
     st.rot[c] = quat_to_mat(q1)
     st.vel[c] = v1
     st.omega[c] = w1
-    st.force[c] = ti.Vector([0.0, 0.0, 0.0])
-    st.torque[c] = ti.Vector([0.0, 0.0, 0.0])
+    st.wrench[c] = ti.Vector([0.0] * LY.WRENCH_WIDTH)
     st.damp[c] = ti.Vector([0.0] * DAMP_WIDTH)
     du = u1 - u0  # kept for the other bodies' dashpots at the next step (damping_layout.py)
     st.damp_other[c] = ti.Vector([0.0] * 6 + [du[i] for i in ti.static(range(6))])

@@ -21,8 +21,10 @@ each column about once per thread.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
-from .contact_geometry import load_plane, sphere_centre, sphere_plane, sphere_sphere
-from .contact_law import normal_stiffness
+from .contact_geometry import load_body, load_plane, sphere_centre, sphere_plane
+from .contact_law import normal_stiffness, share_stiffness
+from .contact_solid import solid_row
+from .pair_entry import entry_bodies, pair_geometry, stiffness_share
 
 
 @ti.func
@@ -102,25 +104,23 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
     for k in range(base + k0, base + k1):
         cost += 1 + LY.ATOMIC_RETRIES
         pair = ct.pairs[k]
-        a = md.sph_info[pair[0]][0]
-        b = md.sph_info[pair[1]][0]
+        a, b = entry_bodies(md, pair)
         active = 1
         if ti.static(not every):
             if LY.asleep(st, a) and LY.asleep(st, b) and not observed:
                 active = 0
         if active == 1:
-            bi = md.sph_body[pair[0]]
-            bj = md.sph_body[pair[1]]
-            g = sphere_sphere(sphere_centre(st.pos[a], st.rot[a], bi), bi[3], sphere_centre(st.pos[b], st.rot[b], bj),
-                              bj[3])
+            g = pair_geometry(md, pair, load_body(md, st, a), load_body(md, st, b))
             if g.touching == 1:  # the force pass's geometry (pair_contact.contact_between)
-                mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
+                mat = LY.body_material_pair(md, wd, a, b)
                 if mat[PAIR_SHARED] > 0.5:
                     col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
                     if col != cur:
                         _add(karr, row, cur, acc, shared)
                         cur = col
                         acc = 0.0
+                    both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
+                    mat = share_stiffness(mat, stiffness_share(pair, both_solid))
                     acc += normal_stiffness(mat, g.r_eff, g.overlap)
     _add(karr, row, cur, acc, shared)
     return cost

@@ -20,21 +20,26 @@ from . import contact_response as CR
 from . import contact_sums as CS
 from . import ledger as L
 from . import recording as R
-from .contact_geometry import load_body, motion_between, sphere_centre, sphere_sphere
+from .contact_geometry import load_body, motion_between
+from .contact_law import share_stiffness
 from .contact_response import respond
+from .contact_solid import solid_row
 from .integrator import wake
+from .pair_entry import entry_bodies, pair_geometry, stiffness_share
 from .small_linalg import mat_mat, mat_vec
 
 
 @ti.func
-def contact_between(bi, bj, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):
-    """Hull sphere bi of body ba against hull sphere bj of body bb (spheres: centre relative to the centre of mass,
-    body frame [m]; radius [m]; bodies: ``contact_geometry.Body``), with contact mass m_c [kg] (the two bodies'
-    reduced mass), material pair mat, history hs and interface stiffness sum k_sum [N/m] (0 unless "shared").
-    Returns its ``ContactGeometry`` and ``ContactResponse`` (force on a, −force on b; a's damping block with
-    implicit dashpots); the response of a pair that does not touch holds only its history (cleared if it opened).
+def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):  # in:
+    """A pair-list entry between bodies ba and bb (``contact_geometry.Body``; :func:`pair_geometry`), with contact
+    mass m_c [kg] (the two bodies' reduced mass), material pair mat (with the entry's stiffness share), history hs
+    and interface stiffness sum k_sum [N/m] (0 unless "shared"). Returns its ``ContactGeometry`` and
+    ``ContactResponse`` (force on a, −force on b; a's damping block with implicit dashpots); the response of a pair
+    that does not touch holds only its history (cleared if it opened).
+
+    In/out — in md: sph_body, clump_param, solid.
     """
-    g = sphere_sphere(sphere_centre(ba.pos, ba.rot, bi), bi[3], sphere_centre(bb.pos, bb.rot, bj), bj[3])
+    g = pair_geometry(md, pair, ba, bb)
     r = CR.ContactResponse(hist=hs)
     if g.touching == 1:
         g = motion_between(g, ba, bb)
@@ -92,9 +97,8 @@ def _half_du(st: ti.template(), c):  # in:
 @ti.func
 def _add(c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),  # in:
          st: ti.template()):  # out:
-    """In/out — out st: force[c], torque[c], damp[c], damp_other[c] +=."""
-    LY.accumulate(st.force, c, f, shared)
-    LY.accumulate(st.torque, c, t, shared)
+    """In/out — out st: wrench[c], damp[c], damp_other[c] +=."""
+    LY.accumulate(st.wrench, c, LY.wrench_of(f, t), shared)
     if ti.static(implicit):
         LY.accumulate(st.damp, c, blk, shared)
         LY.accumulate(st.damp_other, c, ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6)),
@@ -109,7 +113,7 @@ def _flush_pair(a, b, run, ba, bb, implicit: ti.template(), shared: ti.template(
     it (d = x_a − x_b [m]) and the other-body terms from the velocities of ba, bb (``Body``) at t − Δt/2
     extrapolated to t.
 
-    In/out — out st: force, torque, damp, damp_other of a and b += (reads damp_other).
+    In/out — out st: wrench, damp, damp_other of a and b += (reads damp_other).
     """
     blk_b = ti.Vector([0.0] * DAMP_WIDTH)
     oa = ti.Vector([0.0] * 6)
@@ -145,7 +149,7 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
-    touching one to the record stage; out st: force, torque, damp, damp_other += (reads pos, rot, vel, omega, monitor);
+    touching one to the record stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
     monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs); out dg: slots on observed
     steps (reads the ledger's interface stiffness sums).
     """
@@ -158,12 +162,12 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
     shared_mass = LY.uses_shared_mass(md, wd.index)
     mat = md.mat_pair[wd.mat0]
     both_asleep = 0
+    both_solid = 0
     run = CS.ContactRun()
     sums = CS.ContactSums()
     for k in range(base + k0, base + k1):
         pair = ct.pairs[k]
-        a = md.sph_info[pair[0]][0]
-        b = md.sph_info[pair[1]][0]
+        a, b = entry_bodies(md, pair)
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
                 _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
@@ -174,13 +178,14 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
             ba = load_body(md, st, a)
             bb = load_body(md, st, b)
             m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
-            mat = LY.material_pair(md, wd, md.sph_info[pair[0]][1], md.sph_info[pair[1]][1])
+            mat = LY.body_material_pair(md, wd, a, b)
             both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
+            both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
             k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
         if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
-            g, r = contact_between(md.sph_body[pair[0]], md.sph_body[pair[1]], ba, bb, m_c, mat, hs, k_sum, dt,
-                                   implicit)
+            g, r = contact_between(md, pair, ba, bb, m_c, share_stiffness(mat, stiffness_share(pair, both_solid)), hs,
+                                   k_sum, dt, implicit)
             if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
                 ct.pair_hist[k] = r.hist
             if g.touching == 1:

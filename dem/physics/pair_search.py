@@ -1,9 +1,12 @@
 """Broad phase between bodies, on the host: which hull spheres of different clumps are within the pair
-skin of each other. Bounding spheres of the body-frame clusters are paired first (a k-d tree over the
-cluster centres), then the spheres of each close cluster pair are tested, all vectorised.
+skin of each other, or of the other body's solid. Bounding spheres of the body-frame clusters are paired first
+(a k-d tree over the cluster centres), then the spheres of each close cluster pair are tested, all vectorised.
+Two bodies of which one or both have a solid (joints "solid", dem.model.contact_solid) meet through it instead: each
+hull sphere within the skin of the other body's solid is an entry (pair_entry.py), found by body bounding spheres and
+the solid's signed distance.
 
-The shear history of pairs still in the list is carried over by key (i·n_h + j); pairs that left the list
-were farther apart than the skin, so their contact was open and they have no history.
+The shear history of entries still in the list is carried over by key (:func:`entry_keys`); entries that left the
+list were farther apart than the skin, so their contact was open and they have no history.
 """
 
 import numpy as np
@@ -11,7 +14,63 @@ from scipy.spatial import cKDTree
 
 
 def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
-    """Candidate pairs (i, j), clump(i) < clump(j), of hull spheres within `skin` [m] of touching, sorted by
+    """Candidate entries (p, q) of the body-pair list within `skin` [m] of touching (pair_entry.py: hull spheres
+    ≥ 0, a clump's solid −1 − clump; world-local), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 2),
+    int64."""
+    spheres = _sphere_pairs(model, pos, rot, skin)
+    if not any(s is not None for s in model.contact_solids):
+        return spheres
+    solid = np.array([s is not None for s in model.contact_solids])
+    info = model.sph_info_np[:, 0].astype(np.int64)
+    keep = ~(solid[info[spheres[:, 0]]] | solid[info[spheres[:, 1]]])  # bodies with a solid meet through it
+    out = np.concatenate([spheres[keep], _solid_entries(model, pos, rot, skin)])
+    a, b = entry_bodies(model, out)
+    order = np.lexsort((out[:, 1], out[:, 0], b, a))
+    return out[order]
+
+
+def entry_bodies(model, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two clumps (world-local) of each entry (p, q) (pair_entry.py)."""
+    info = model.sph_info_np[:, 0].astype(np.int64)
+    p, q = entries[:, 0], entries[:, 1]
+    return (np.where(p >= 0, info[np.maximum(p, 0)], -1 - p), np.where(q >= 0, info[np.maximum(q, 0)], -1 - q))
+
+
+def entry_keys(model, entries: np.ndarray) -> np.ndarray:
+    """A unique integer per entry (p, q): a side ≥ 0 is a hull sphere, < 0 the solid of clump −1 − side, numbered
+    after the hull spheres."""
+    n = model.hull_count + model.clump_count
+    side = lambda x: np.where(x >= 0, x, model.hull_count - 1 - x)  # noqa: E731
+    return side(entries[:, 0].astype(np.int64)) * n + side(entries[:, 1].astype(np.int64))
+
+
+def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
+    """Entries (i, −1 − b) and (−1 − a, j) of hull spheres within `skin` of another body's solid, for every two
+    bodies a < b of which one has a solid and whose bounding spheres come within the skin."""
+    n = model.clump_count
+    solids = model.contact_solids
+    a, b = np.triu_indices(n, 1)
+    near = np.linalg.norm(pos[a] - pos[b], axis=1) < model.bound_radius[a] + model.bound_radius[b] + skin
+    has = np.array([s is not None for s in solids])
+    a, b = a[near & (has[a] | has[b])], b[near & (has[a] | has[b])]
+    out = [np.zeros((0, 2), np.int64)]
+    body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
+    for x, y in zip(a, b):
+        for sph, sol, first in ((x, y, True), (y, x, False)):  # sph's spheres against sol's solid
+            if solids[sol] is None:
+                continue
+            idx = np.arange(model.hull_start[sph], model.hull_start[sph + 1])
+            world = pos[sph] + body[idx] @ rot[sph].T
+            local = (world - pos[sol]) @ rot[sol] + model.clumps[sol].mass_props.center  # the solid's template frame
+            d, _n = solids[sol].signed_distance(local)
+            idx = idx[d - r[idx] < skin]
+            tag = np.full(len(idx), -1 - sol, np.int64)
+            out.append(np.column_stack([idx, tag] if first else [tag, idx]))
+    return np.concatenate(out).astype(np.int64)
+
+
+def _sphere_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
+    """Pairs (i, j), clump(i) < clump(j), of hull spheres within `skin` [m] of touching, sorted by
     (clump(i), clump(j), i, j). Shape (n, 2), int64."""
     cb, cr = model.cluster_body_np, model.cluster_range_np
     cc = cr[:, 2]
@@ -61,6 +120,15 @@ def hull_clusters(model) -> np.ndarray:
         out = np.repeat(np.arange(len(cr)), cr[:, 1])
         model._hull_clusters = out
     return out
+
+
+def entry_clusters(model, entries: np.ndarray) -> np.ndarray:
+    """The clusters (g, h) of each entry (p, q), world-local: a hull sphere's own, a solid's its clump's first (the
+    device search's order, pair_search_device.py). Shape (n, 2)."""
+    first = np.searchsorted(model.cluster_range_np[:, 2], np.arange(model.clump_count))
+    hc = hull_clusters(model)
+    return np.column_stack([np.where(x >= 0, hc[np.maximum(x, 0)], first[-1 - np.minimum(x, -1)])
+                            for x in (entries[:, 0], entries[:, 1])]).astype(np.int64)
 
 
 def _cluster_spheres(cr: np.ndarray, clusters: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from .contact_geometry import sphere_centre
+from .contact_solid import distance_to_solid, solid_row, solid_trips
 
 
 @ti.func
@@ -100,14 +101,57 @@ def _locate(md: ti.template(), wd, q):  # in:
 
 
 @ti.func
+def _first_of_clump(md: ti.template(), g):  # in:
+    """Whether cluster g is its clump's first.
+
+    In/out — in md: cluster_range.
+    """
+    first = True
+    if g > 0:
+        first = md.cluster_range[g - 1][2] != md.cluster_range[g][2]
+    return first
+
+
+@ti.func
+def _solid_entries(md: ti.template(), spheres, x_body, r_body, cl, solid_body, x_solid, r_solid, skin, g, h,  # in:
+                   base, k0, write: ti.template(), sphere_first: ti.template(),
+                   ct: ti.template()):  # out:
+    """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, body pose x_body,
+    r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid): (i, −1 − solid_body, g, h)
+    when ``sphere_first``, else (−1 − solid_body, i, g, h); stored from pairs[base + k0] with ``write``. Returns how
+    many, and the loop iterations run.
+
+    In/out — in md: sph_body, clump_param, solid; out ct: pairs[base + k0 ...] (with ``write``).
+    """
+    row0 = solid_row(md, solid_body)
+    per = 1 + solid_trips(md.solid, row0)
+    k = k0
+    trips = per
+    if distance_to_solid(md.solid, sphere_centre(x_body, r_body, cl), x_solid, r_solid, row0) - cl[3] < skin:
+        trips += spheres[1] * per
+        for i in range(spheres[0], spheres[0] + spheres[1]):
+            bi = md.sph_body[i]
+            if distance_to_solid(md.solid, sphere_centre(x_body, r_body, bi), x_solid, r_solid, row0) - bi[3] < skin:
+                if ti.static(write):
+                    if ti.static(sphere_first):
+                        ct.pairs[base + k] = ti.Vector([i, -1 - solid_body, g, h])
+                    else:
+                        ct.pairs[base + k] = ti.Vector([-1 - solid_body, i, g, h])
+                k += 1
+    return k - k0, trips
+
+
+@ti.func
 def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write: ti.template(),  # in:
                   ct: ti.template()):  # out:
-    """Sphere pairs of clusters g and h within `skin` [m] of touching (none unless their bounding spheres
-    are); with ``write`` stored as (i, j, g, h) at pairs[base + k0 ...]. Returns how many, and the loop
-    iterations run.
+    """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h) at
+    pairs[base + k0 ...] with ``write`` (pair_entry.py): sphere pairs when neither body has a solid (none unless the
+    bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's first cluster,
+    then g's spheres against b's solid when h is b's first cluster (each cluster against each other body's solid
+    once, in the list's (g, h, p, q) order). Returns how many, and the loop iterations run.
 
-    In/out — in md: cluster_range, cluster_body, sph_body; in st: pos, rot; out ct: pairs[base + k0 ...] (with
-    ``write``).
+    In/out — in md: cluster_range, cluster_body, sph_body, clump_param, solid; in st: pos, rot; out ct: pairs[base +
+    k0 ...] (with ``write``).
     """
     rg = md.cluster_range[g]
     rh = md.cluster_range[h]
@@ -123,7 +167,16 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
     trips = 1
     xg = sphere_centre(xa, ra, cg)
     xh = sphere_centre(xb, rb, ch)
-    if (xg - xh).norm() < cg[3] + ch[3] + skin:
+    if solid_row(md, a) >= 0 or solid_row(md, b) >= 0:
+        if solid_row(md, a) >= 0 and _first_of_clump(md, g):
+            n, t = _solid_entries(md, rh, xb, rb, ch, a, xa, ra, skin, g, h, base, k, write, False, ct)
+            k += n
+            trips += t
+        if solid_row(md, b) >= 0 and _first_of_clump(md, h):
+            n, t = _solid_entries(md, rg, xa, ra, cg, b, xb, rb, skin, g, h, base, k, write, True, ct)
+            k += n
+            trips += t
+    elif (xg - xh).norm() < cg[3] + ch[3] + skin:
         trips += rg[1] * (1 + rh[1])
         for i in range(rg[0], rg[0] + rg[1]):
             bi = md.sph_body[i]

@@ -118,9 +118,9 @@ def wall_contact_record(md: ti.template(), wd, i, c, w, g, r, shared: ti.templat
 @ti.func
 def pair_contact_record(md: ti.template(), wd, i, j, a, b, g, r, shared: ti.template(),  # in:
                         st: ti.template(), dg: ti.template()):  # out:
-    """Record stage of a touching pair (sphere i of clump a, sphere j of clump b; g, r: its geometry and
-    response): the force f_rec acts on a and −f_rec on b; interface slots of both, probe groups of both spheres,
-    stiffness sums.
+    """Record stage of a touching entry of the pair list between clumps a and b (sides i, j: a hull sphere, or < 0
+    a body's solid, pair_entry.py; g, r: its geometry and response): the force f_rec acts on a and −f_rec on b;
+    interface slots of both, probe groups of the spheres, stiffness sums.
 
     In/out — in md: sph_info, iface_map; out st: monitor[a], monitor[b]: stiffness sums; out dg: slots.
     """
@@ -130,12 +130,12 @@ def pair_contact_record(md: ti.template(), wd, i, j, a, b, g, r, shared: ti.temp
     sb = LY.pair_interface_slot(md, wd, b, a)
     if sb >= 0:
         add_slot(sb, -r.f_rec, g.point, r.fn_rec, shared, dg)
-    info_i = md.sph_info[i]
-    info_j = md.sph_info[j]
+    info_i = md.sph_info[ti.max(i, 0)]
+    info_j = md.sph_info[ti.max(j, 0)]
     for layer in ti.static(range(2, 4)):
-        if info_i[layer] >= 0:
+        if i >= 0 and info_i[layer] >= 0:
             add_slot(info_i[layer], r.f_rec, g.point, r.fn_rec, shared, dg)
-        if info_j[layer] >= 0:
+        if j >= 0 and info_j[layer] >= 0:
             add_slot(info_j[layer], -r.f_rec, g.point, r.fn_rec, shared, dg)
     add_monitor(a, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, st)
     add_monitor(b, r.kn, _lever2(g.arm_b, g.normal), r.cn, shared, st)

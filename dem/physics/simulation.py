@@ -41,7 +41,7 @@ from ..device.model_arrays import DeviceModel
 from ..device.state import State
 from ..model.model import Model
 from . import ledger as L
-from .pair_search import carry_history, find_pairs, hull_clusters
+from .pair_search import carry_history, entry_clusters, entry_keys, find_pairs
 from .recording import SLOT_WIDTH, RecordLayout
 from .step import serial_world_steps
 from .step_blocks import block_world_steps
@@ -299,18 +299,18 @@ class Simulation:
             m = self.models[w]
             region = c.pair_region(w, int(counts[w, LY.CT_PAIR_HALF]))
             n_old = int(counts[w, LY.CT_N_PAIRS])
-            h0 = int(dm.hull_start[w])
+            h0, c0 = int(dm.hull_start[w]), int(dm.clump_start[w])
             old_hist = hist_all[region][:n_old].astype(float)
-            clusters = hull_clusters(m)[pairs]
-            if self.parallel:  # the device search's order: (cluster of i, cluster of j, i, j)
+            clusters = entry_clusters(m, pairs)
+            if self.parallel:  # the device search's order: (cluster of p, cluster of q, p, q)
                 order = np.lexsort((pairs[:, 1], pairs[:, 0], clusters[:, 1], clusters[:, 0]))
                 pairs, clusters = pairs[order], clusters[order]
-            keys = pairs[:, 0] * m.hull_count + pairs[:, 1]
-            old = pairs_all[region][:n_old, 0:2].astype(np.int64) - h0  # the current list, world-local
-            hist = carry_history(old[:, 0] * m.hull_count + old[:, 1], old_hist, keys)
+            old = pairs_all[region][:n_old, 0:2].astype(np.int64)  # the current list, made world-local
+            old = np.where(old >= 0, old - h0, old + c0)
+            hist = carry_history(entry_keys(m, old), old_hist, entry_keys(m, pairs))
             new = c.pair_region(w, 0)
             block = np.zeros((c.pair_capacity, 4), np.int32)
-            block[: len(pairs), 0:2] = pairs + h0
+            block[: len(pairs), 0:2] = np.where(pairs >= 0, pairs + h0, pairs - c0)
             block[: len(pairs), 2:4] = clusters + int(dm.cluster_start[w])
             pairs_all[new] = block
             hist_block = np.zeros((c.pair_capacity, LY.HIST_WIDTH), hist_all.dtype)
@@ -320,7 +320,6 @@ class Simulation:
             counts[w, LY.CT_PAIR_HALF] = 0
             counts[w, LY.CT_PAIR_STOP] = 0
             counts[w, LY.CT_OVERFLOW] = 0
-            c0 = int(dm.clump_start[w])
             mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION] = 0.0
             counts[w, LY.CT_PAIR_SEARCHES] += 1
         c.pairs.from_numpy(pairs_all)
@@ -336,10 +335,9 @@ class Simulation:
             md = ModelArgs(sph_body=dm.sph_body, sph_info=dm.sph_info, cluster_body=dm.cluster_body,
                            cluster_range=dm.cluster_range, clump_param=dm.clump_param, wall_geom=dm.wall_geom,
                            wall_vel=dm.wall_vel, mat_pair=dm.mat_pair, iface_map=dm.iface_map,
-                           world_info=dm.world_info, world_param=dm.world_param)
-            st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, force=s.force,
-                           torque=s.torque, damp=s.damp, damp_other=s.damp_other, monitor=s.monitor,
-                           wall_state=s.wall_state)
+                           world_info=dm.world_info, world_param=dm.world_param, solid=dm.solid)
+            st = StateArgs(pos=s.pos, quat=s.quat, rot=s.rot, vel=s.vel, omega=s.omega, wrench=s.wrench,
+                           damp=s.damp, damp_other=s.damp_other, monitor=s.monitor, wall_state=s.wall_state)
             ct = ContactArgs(cand=c.cand, hist=c.hist, counts=c.counts, pairs=c.pairs, pair_hist=c.pair_hist)
             dg = DiagArgs(ledger=d.ledger, slots=d.slots, rec=d.rec)
             self._pack_cache = (md, st, ct, dg)

@@ -137,7 +137,7 @@ def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.templ
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
     base ≤ k < base + counts[w, CT_N_PAIRS]; in observed: a record step; in lane, bd: this thread of the world's bd (1
-    on the serial path); out st: force, torque, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
+    on the serial path); out st: wrench, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
     out ct: hist, pair_hist; out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
     steps).
     """

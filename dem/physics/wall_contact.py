@@ -95,7 +95,7 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
 
     In/out — in md: sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param; in k0, k1: the
     candidates k0 ≤ k < k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and
-    each touching one to the record stage; out st: force, torque, damp += (reads pos, rot, vel, omega, monitor,
+    each touching one to the record stage; out st: wrench, damp += (reads pos, rot, vel, omega, monitor,
     wall_state); monitor: the stiffness sums on observed steps; out ct: hist (reads cand); out dg: slots on observed
     steps (reads the ledger's interface stiffness sums).
     """
@@ -157,9 +157,8 @@ def _flush(c, run, implicit: ti.template(), shared: ti.template(),  # in:
            st: ti.template()):  # out:
     """Add a run of contacts (a ``contact_sums.ContactRun``) to clump c.
 
-    In/out — out st: force[c], torque[c], damp[c] +=.
+    In/out — out st: wrench[c], damp[c] +=.
     """
-    LY.accumulate(st.force, c, run.force, shared)
-    LY.accumulate(st.torque, c, run.torque_a, shared)
+    LY.accumulate(st.wrench, c, LY.wrench_of(run.force, run.torque_a), shared)
     if ti.static(implicit):
         LY.accumulate(st.damp, c, run.blk, shared)

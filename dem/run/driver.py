@@ -731,10 +731,10 @@ def _common(scenes: list[Scene], name: str, given):
 
 
 def _support_notes(model) -> list[str]:
-    """dem.model.placement.support_notes, dem.model.timestep.body_dashpot_notes and the notes of bodies from meshes
+    """dem.model.body_contacts.support_notes, dem.model.timestep.body_dashpot_notes and the notes of bodies from meshes
     (dem.model.mesh_clump.solid_notes: non-convex where it rests, parts left out), each also given as a warning."""
 
-    from ..model.placement import support_notes
+    from ..model.body_contacts import support_notes
     from ..model.timestep import body_dashpot_notes
 
     notes = support_notes(model) + body_dashpot_notes(model) + solid_notes(model)

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..model.base_motion import STANDARD_G, BaseMotion, RampedSine
 from ..model.materials import SHEAR_UNLOADINGS
+from ..model.model import JOINTS as _JOINTS
 from ..model.motion_set import MotionSet
 from ..model.walls import WallMotion
 from ..records.files import is_record_set, load_record, read_record_set
@@ -22,6 +23,11 @@ SINE_KEYS = ("pga_g", "frequency", "ramp_end", "hold_end", "stop")
 SHEAR_UNLOADING = Param("incremental", "stored shear force when a contact unloads: kept (004, PFC) or scaled by "
                         "k_s/k_s⁰ (docs/shear_unloading.md)", choices=SHEAR_UNLOADINGS)
 """The scenes' ``shear_unloading`` parameter (dem.model.materials.Material.shear_unloading)."""
+
+
+JOINTS = Param("solid", "how bodies meet: each body's spheres against the other's solid (its box, prism or drum), "
+               "whatever the two packings, or sphere against sphere (the joint before issue 29, to compare; "
+               "docs/joints.md)", choices=_JOINTS)
 
 
 def joint_stiffness_params(reference_radius: float) -> dict[str, Param]:

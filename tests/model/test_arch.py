@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from dem.model.arch import abutment_polygon, arch, voussoir_polygons
+from dem.model.body_contacts import support_notes
 from dem.model.materials import Material
 from dem.model.model import ModelBuilder
-from dem.model.placement import support_notes, touching_pairs, world_hull
+from dem.model.placement import touching_pairs, world_hull
 from dem.model.polygon import moments
 
 STONE = Material.hertz(young=50e9, poisson=0.25, friction=0.8, damping_normal=0.15, damping_shear=0.15,

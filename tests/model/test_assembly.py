@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from dem.model.assembly import Capital, Piece, column, face, in_register, stack
+from dem.model.body_contacts import support_notes
 from dem.model.box_clump import box_clump
 from dem.model.drum_clump import drum_clump
 from dem.model.materials import Material
 from dem.model.model import ModelBuilder
-from dem.model.placement import support_notes, touching_pairs, world_hull
+from dem.model.placement import touching_pairs, world_hull
 
 G = 9.81
 MARBLE = Material.hertz(young=50e9, poisson=0.25, friction=0.7, damping_normal=0.15, damping_shear=0.15,
@@ -61,7 +62,7 @@ def test_column_names_bodies_and_records_every_joint():
 def test_drums_meet_sphere_on_sphere():
     """Drums of one face radius carry one layer on that face: every sphere of the upper drum's bottom layer
     rests on one of the lower drum's top layer, just touching (no overlap, no gap), and no body rests on
-    fewer than five contacts (dem.model.placement.support_notes)."""
+    fewer than five contacts (dem.model.body_contacts.support_notes)."""
     b, col = _column(capital=Capital(0.1, 0.2, 0.45, 0.1))
     for lo, up in zip(col.bodies[:-1], col.bodies[1:]):
         assert in_register(b.clumps[lo].template, b.clumps[up].template)

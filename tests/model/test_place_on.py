@@ -118,9 +118,9 @@ def test_support_note_and_body_overlap_error(ti_cpu, tmp_path):
     started inside another is refused before anything runs, naming both."""
     import json
 
+    from dem.model.body_contacts import support_notes
     from dem.model.initial_overlaps import check_initial_body_overlaps
     from dem.model.model import rotation_matrix
-    from dem.model.placement import support_notes
     from dem.run.driver import run_scene
     from dem.scenes.scene import Scene
 
