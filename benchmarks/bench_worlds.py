@@ -2,7 +2,7 @@
 in one Simulation, against the same worlds run one by one.
 
     python benchmarks/bench_worlds.py [--arch cpu] [--worlds 1 10 100] [--t-end 0.2] [--packing paper]
-                                      [--parallel] [--alone N]
+                                      [--parallel] [--alone N] [--block-dim 32 64 128 256]
 
 For each W it prints the batch's steps/s, world-steps/s, contact evaluations/s (from the recorded contact
 counts), the device memory per world (estimate, dem.run.worlds.estimate_device_bytes) and the process's peak
@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--packing", choices=sorted(PACKINGS), default="paper")
     ap.add_argument("--parallel", action="store_true", help="the block path (default on GPUs)")
     ap.add_argument("--alone", type=int, default=4, help="worlds timed one by one, to scale to W (0: skip)")
+    ap.add_argument("--block-dim", type=int, nargs="+", default=[None],
+                    help="threads a world's block on a GPU backend (Simulation(block_dim=...)); several: a sweep")
     a = ap.parse_args()
     dem.init(a.arch)
     dt, record_every = 1e-5, 100
@@ -63,18 +65,20 @@ def main():
     rt = dem.device.runtime
     print(f"machine: {rt.device_name()} ({a.arch}), {rt.precision()}, packing {a.packing}, "
           f"{steps} steps of {dt:g} s per world, sleep off")
-    for W in a.worlds:
+    for W, bd in ((w, b) for w in a.worlds for b in a.block_dim):
         thetas = np.linspace(1.0, 5.0, W) if W > 1 else np.array([2.9])
         t0 = time.perf_counter()
         worlds = build_worlds("pena_block", [{"theta0_deg": float(x)} for x in thetas], common=PACKINGS[a.packing])
         t_build = time.perf_counter() - t0
-        sim = dem.Simulation(worlds.models, dt=dt, record_every=record_every, sleep=False, parallel=parallel)
+        sim = dem.Simulation(worlds.models, dt=dt, record_every=record_every, sleep=False, parallel=parallel,
+                             block_dim=bd)
         wall, rows = timed_advance(sim, steps)
         evals = contact_evaluations(rows, record_every)
         per_world = estimate_device_bytes(worlds.models) / W
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         m = worlds.models[0]
-        print(f"W = {W:5d}: {steps / wall:10.4g} steps/s, {W * steps / wall:10.4g} world-steps/s, "
+        block = "" if bd is None else f", block {bd:3d}"
+        print(f"W = {W:5d}{block}: {steps / wall:10.4g} steps/s, {W * steps / wall:10.4g} world-steps/s, "
               f"{evals / wall:9.3g} contact evaluations/s; {m.ball_count:,} balls ({m.hull_count:,} on the hull) "
               f"a world; device ≈ {per_world / 2**20:.1f} MiB/world; peak RSS {peak:.0f} MiB; build {t_build:.1f} s, "
               f"{wall:.2f} s wall")
@@ -84,7 +88,7 @@ def main():
             # worlds spread over the batch (θ0 from 1° to 5°: the cost per step changes with the tilt)
             for j in np.unique(np.linspace(0, W - 1, k).round().astype(int)):
                 one = dem.Simulation(worlds.models[j], dt=dt, record_every=record_every, sleep=False,
-                                     parallel=parallel)
+                                     parallel=parallel, block_dim=bd)
                 w1, r1 = timed_advance(one, steps)
                 t_alone += w1
                 if block_path:  # atomic sums in a thread block's order: equal to round-off, not to the bit

@@ -1,8 +1,8 @@
 """Two stacked granite blocks on a base shaken by a ground-motion record (a custom scene).
 
 A 0.33 × 0.9 × 0.33 m block (width × height × thickness) stands on the base; a 0.21 × 0.63 × 0.21 m block
-stands on it, put there by ``ModelBuilder.place_on`` so that the lower block's top lattice and the upper
-block's bottom lattice are in register (both faces have 10 mm spheres on the same 15 mm grid). The base
+stands on it, put there by ``ModelBuilder.place_on`` (lowered until it touches: the two meet through their solid
+boxes, each one's spheres on the other's face, whatever their packings; docs/joints.md). The base
 rests for ``settle`` seconds, then follows the record along x. Recorded: both blocks' rocking angles
 (÷ α), angular velocities and displacements, and the resultants of both interfaces.
 

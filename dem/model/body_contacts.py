@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .contact_solid import ContactSolid, contact_solid
+from .contact_solid import SAME_AREA, ContactSolid, contact_solid
 from .placement import MIN_SUPPORT_CONTACTS, SUPPORT_GAP, on_wall, touching_sphere_pairs, world_hull
 
-HALF = 0.5  # the stiffness share of each side's spheres when both bodies have a solid (docs/joints.md)
+HALF = 0.5  # the stiffness share of each side's spheres when two faces of one size meet (docs/joints.md)
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,9 @@ def sphere_solid_distance(sph, sol, solid: ContactSolid):
 
 def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *, gap: float) -> Contacts:
     """Contacts between builder bodies a and b (dem.model.ClumpSpec) whose surfaces are closer than `gap` × the
-    sphere's radius (or overlap): with a solid on either, each side's hull spheres against the other's solid (half
-    the stiffness each when both have one); else hull sphere against hull sphere."""
+    sphere's radius (or overlap): with a solid on either, each side's hull spheres against the other's solid (when
+    both have one, each contact with its share of the stiffness: the smaller face's spheres alone, or half and half
+    between faces of one size, :func:`side_shares`); else hull sphere against hull sphere."""
     if solid_a is None and solid_b is None:
         xa, ra = world_hull(a)
         xb, rb = world_hull(b)
@@ -61,16 +62,40 @@ def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *,
         n = d / np.where(dist > 0, dist, 1.0)[:, None]
         return Contacts(0.5 * (xa[i] + xb[j]), n, ra[i] * rb[j] / (ra[i] + rb[j]), np.ones(len(i)),
                         ra[i] + rb[j] - dist)
-    share = HALF if solid_a is not None and solid_b is not None else 1.0
+    both = solid_a is not None and solid_b is not None
     parts = []
-    for sph, sol, solid, sign in ((a, b, solid_b, 1.0), (b, a, solid_a, -1.0)):
+    for sph, sol, own_solid, solid, sign in ((a, b, solid_a, solid_b, 1.0), (b, a, solid_b, solid_a, -1.0)):
         if solid is None:
             continue
         x, r, d, n = sphere_solid_distance(sph, sol, solid)
         near = d - r <= gap * r
-        parts.append((x[near] - n[near] * r[near, None], sign * n[near], r[near], d[near]))
-    pts, nrm, rad, dist = (np.concatenate([p[k] for p in parts]) for k in range(4))
-    return Contacts(pts, nrm, rad, np.full(len(rad), share), rad - dist)
+        pts, n, r, d = x[near] - n[near] * r[near, None], n[near], r[near], d[near]
+        share = np.ones(len(r))
+        if both:  # by the two faces that meet (pair_entry.entry_share): the sphere's own looks along −n
+            share = side_shares(face_area(sph, own_solid, pts, -n), face_area(sol, solid, pts, n))
+        keep = share > 0.0
+        parts.append((pts[keep], sign * n[keep], r[keep], d[keep], share[keep]))
+    pts, nrm, rad, dist, share = (np.concatenate([p[k] for p in parts]) for k in range(5))
+    return Contacts(pts, nrm, rad, share, rad - dist)
+
+
+def face_area(spec, solid: ContactSolid, points, directions) -> np.ndarray:
+    """Area [m²] of the flat face of body `spec`'s solid at each world point whose outward normal is the world
+    direction (ContactSolid.face_area; −1: no flat face there)."""
+    local = (np.asarray(points, float) - spec.position) @ spec.rotation + spec.mass_props.center
+    return solid.face_area(local, np.asarray(directions, float) @ spec.rotation)
+
+
+def side_shares(own, other) -> np.ndarray:
+    """The share [-] of the stiffness of a sphere's contact against another body's face, from the areas [m²] of its
+    own body's face and the other's (physics/contact_solid.sphere_side_share, the kernels' rule): 1 for the smaller
+    face, 0 for the larger, ½ for two of one size and for anything not face on face."""
+    own, other = np.asarray(own, float), np.asarray(other, float)
+    flat = (own > 0) & (other > 0)
+    out = np.full(own.shape, HALF)
+    out[flat & (own < other * (1.0 - SAME_AREA))] = 1.0
+    out[flat & (own > other * (1.0 + SAME_AREA))] = 0.0
+    return out
 
 
 def all_between(model_or_builder, *, gap: float) -> dict:

@@ -31,6 +31,8 @@ from .solids import Composite, Frustum, Prism
 PRISM, FRUSTUM = 0, 1
 MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
+FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
+SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,49 @@ class ContactSolid:
             best_d[take] = d[take]
             best_n[take] = n[take]
         return best_d, best_n
+
+    def face_area(self, points, directions) -> np.ndarray:
+        """Area [m²] of the flat face of the solid that meets each contact: the face whose outward normal lies
+        within FACE_ANGLE of the direction (n, 3) and whose plane is nearest the point (n, 3) (template frame);
+        −1 where none is (an edge, a corner, a drum's mantle)."""
+        p = np.asarray(points, float).reshape(-1, 3)
+        d = np.asarray(directions, float).reshape(-1, 3)
+        best_gap = np.full(len(p), np.inf)
+        area = np.full(len(p), -1.0)
+        for part in self.parts:
+            for normal, offset, a in _faces(part):
+                x = p - part.offset
+                ok = d @ normal > FACE_COS
+                gap = np.abs(x @ normal - offset)
+                take = ok & (gap < best_gap)
+                best_gap[take] = gap[take]
+                area[take] = a
+        return area
+
+
+def _faces(part: ConvexPart):
+    """The flat faces of a convex part: (outward unit normal (3,), its plane's offset n·x [m], area [m²])."""
+    v = part.vertices
+    out = []
+    if part.kind == PRISM:
+        t = 2.0 * part.half_thickness
+        for k in range(len(v)):
+            e = v[(k + 1) % len(v)] - v[k]
+            n2 = np.array([e[1], -e[0]]) / np.hypot(*e)
+            out.append((np.array([n2[0], 0.0, n2[1]]), float(n2 @ v[k]), float(np.hypot(*e)) * t))
+        a = polygon_area(v)
+        out += [(np.array([0.0, 1.0, 0.0]), part.half_thickness, a),
+                (np.array([0.0, -1.0, 0.0]), part.half_thickness, a)]
+    else:
+        out += [(np.array([0.0, 0.0, -1.0]), -v[1, 1], np.pi * v[1, 0] ** 2),
+                (np.array([0.0, 0.0, 1.0]), v[2, 1], np.pi * v[2, 0] ** 2)]
+    return out
+
+
+def polygon_area(v) -> float:
+    """Area [m²] of a polygon (n, 2), counter-clockwise (shoelace)."""
+    v = np.asarray(v, float)
+    return float(0.5 * np.sum(v[:, 0] * np.roll(v[:, 1], -1) - np.roll(v[:, 0], -1) * v[:, 1]))
 
 
 def contact_solid(solid) -> ContactSolid | None:
@@ -183,6 +228,6 @@ def device_rows(solid: ContactSolid, center) -> np.ndarray:
     for part in solid.parts:
         o = np.asarray(part.offset, float) - np.asarray(center, float)
         rows.append([part.kind, len(part.vertices), part.half_thickness, part.bound])
-        rows.append([o[0], o[1], o[2], 0.0])
+        rows.append([o[0], o[1], o[2], polygon_area(part.vertices)])
         rows += [[u, v, 0.0, 0.0] for u, v in part.vertices]
     return np.asarray(rows, float)

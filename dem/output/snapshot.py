@@ -18,11 +18,9 @@ import numpy as np
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..physics.contact_geometry import load_body, load_plane
-from ..physics.contact_law import share_stiffness
-from ..physics.contact_solid import solid_row
 from ..physics.interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from ..physics.pair_contact import contact_between
-from ..physics.pair_entry import entry_bodies, stiffness_share
+from ..physics.pair_entry import entry_bodies
 from ..physics.simulation import ContactArgs, ModelArgs, StateArgs
 from ..physics.wall_contact import contact_on_wall
 
@@ -193,10 +191,8 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         k_sum = 0.0
         if shared_mass:
             k_sum = ksum[0, LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
-        both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
-        g, r = contact_between(md, pair, ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass),
-                               share_stiffness(mat, stiffness_share(pair, both_solid)), ct.pair_hist[base + k], k_sum,
-                               dt, False)
+        g, r = contact_between(md, pair, ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass), mat, ct.pair_hist[base + k],
+                               k_sum, dt, False)
         if g.touching == 1:
             sign = 1.0
             if pair[0] >= 0:

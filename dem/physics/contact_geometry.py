@@ -42,6 +42,7 @@ def _define_types(real):
         vel=v3, omega=v3,  # velocities at t − Δt/2 [m/s, rad/s]
         mass=real,  # [kg]
         asleep=ti.i32,  # 1 while it sleeps (integrator.py)
+        solid=ti.i32,  # first md.solid row of its solid, −1: none (contact_solid.py)
     )
     Plane = ti.types.struct(
         origin=v3, normal=v3, u=v3, v=v3,  # origin now [m], unit normal and in-plane axes
@@ -59,12 +60,12 @@ def _vec3(g, k: ti.template()):
 
 @ti.func
 def load_body(md: ti.template(), st: ti.template(), c):  # in:
-    """Body c's ``Body``: pose at t_n, velocities at t − Δt/2, mass, and whether it sleeps.
+    """Body c's ``Body``: pose at t_n, velocities at t − Δt/2, mass, whether it sleeps, its solid.
 
     In/out — in md: clump_param; in st: pos, rot, vel, omega, monitor of c.
     """
     return Body(pos=st.pos[c], rot=st.rot[c], vel=st.vel[c], omega=st.omega[c], mass=LY.clump_mass(md, c),
-                asleep=1 if LY.asleep(st, c) else 0)
+                asleep=1 if LY.asleep(st, c) else 0, solid=ti.cast(md.clump_param[c][LY.CP_SOLID], ti.i32))
 
 
 @ti.func

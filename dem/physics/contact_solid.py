@@ -9,9 +9,11 @@ vertices n, half thickness T/2 [m], bounding radius [m]), its frame's origin rel
 (body frame [m]), and n vertex rows (u, v) [m], counter-clockwise.
 """
 
+import math
+
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from ..model.contact_solid import PRISM
+from ..model.contact_solid import FACE_COS, PRISM, SAME_AREA
 from . import contact_geometry as CG
 from .small_linalg import mat_vec
 
@@ -176,3 +178,65 @@ def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
         g.r_eff = r  # R̄ = R_ball, as against a wall (spec §2)
         g.ratio = overlap / r
     return g
+
+
+@ti.func
+def _take(area, best_gap, cand_area, gap, aligned):
+    """The face so far (its area [m²], its plane's distance from the point [m]) or this one, if it is aligned and
+    nearer."""
+    if aligned and gap < best_gap:
+        area = cand_area
+        best_gap = gap
+    return area, best_gap
+
+
+@ti.func
+def face_area(solid: ti.template(), row0, p, d):  # in:
+    """Area [m²] of the flat face of the solid (rows from row0) that meets a contact at p (body frame, from the
+    centre of mass [m]) whose outward normal is d (unit, body frame): of the faces within 10° of d, the one whose
+    plane is nearest p; −1 when none is (an edge, a corner, a drum's mantle). dem.model.contact_solid.ContactSolid.
+    face_area is the host's.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    area = -1.0
+    best_gap = HUGE
+    row = row0 + 1
+    for _k in range(ti.cast(solid[row0][0], ti.i32)):
+        hdr = solid[row]
+        n = ti.cast(hdr[1], ti.i32)
+        o = solid[row + 1]
+        x = p - ti.Vector([o[0], o[1], o[2]])
+        if ti.cast(hdr[0], ti.i32) == PRISM:
+            half = hdr[2]
+            for k in range(n):
+                a = _vertex(solid, row + 2, k)
+                e = _vertex(solid, row + 2, (k + 1) % n) - a
+                length = e.norm()
+                n2 = ti.Vector([e[1], -e[0]]) / length
+                gap = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
+                area, best_gap = _take(area, best_gap, length * 2.0 * half, gap,
+                                       d[0] * n2[0] + d[2] * n2[1] > FACE_COS)
+            area, best_gap = _take(area, best_gap, o[3], ti.abs(x[1] - half), d[1] > FACE_COS)
+            area, best_gap = _take(area, best_gap, o[3], ti.abs(-x[1] - half), -d[1] > FACE_COS)
+        else:
+            lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
+            hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
+            area, best_gap = _take(area, best_gap, math.pi * lo[0] * lo[0], ti.abs(x[2] - lo[1]), -d[2] > FACE_COS)
+            area, best_gap = _take(area, best_gap, math.pi * hi[0] * hi[0], ti.abs(x[2] - hi[1]), d[2] > FACE_COS)
+        row += 2 + n
+    return area
+
+
+@ti.func
+def sphere_side_share(own, other):
+    """The share [-] of the stiffness a sphere's contact takes against the other body's face, from the areas [m²]
+    of its own body's face and the other's (docs/joints.md): the smaller face's spheres carry the joint (1; the
+    larger's, 0), two faces of one size share it (½ each), and so does anything that is not face on face."""
+    share = 0.5
+    if own > 0.0 and other > 0.0:
+        if own < other * (1.0 - SAME_AREA):
+            share = 1.0
+        elif own > other * (1.0 + SAME_AREA):
+            share = 0.0
+    return share

@@ -23,8 +23,7 @@ from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
 from .contact_geometry import load_body, load_plane, sphere_centre, sphere_plane
 from .contact_law import normal_stiffness, share_stiffness
-from .contact_solid import solid_row
-from .pair_entry import entry_bodies, pair_geometry, stiffness_share
+from .pair_entry import entry_bodies, entry_share, pair_geometry
 
 
 @ti.func
@@ -110,8 +109,13 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
             if LY.asleep(st, a) and LY.asleep(st, b) and not observed:
                 active = 0
         if active == 1:
-            g = pair_geometry(md, pair, load_body(md, st, a), load_body(md, st, b))
-            if g.touching == 1:  # the force pass's geometry (pair_contact.contact_between)
+            ba = load_body(md, st, a)
+            bb = load_body(md, st, b)
+            g = pair_geometry(md, pair, ba, bb)
+            share = 0.0
+            if g.touching == 1:  # the force pass's geometry and share (pair_contact.contact_between)
+                share = entry_share(md, pair, g, ba, bb)
+            if share > 0.0:
                 mat = LY.body_material_pair(md, wd, a, b)
                 if mat[PAIR_SHARED] > 0.5:
                     col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
@@ -119,8 +123,7 @@ def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.te
                         _add(karr, row, cur, acc, shared)
                         cur = col
                         acc = 0.0
-                    both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
-                    mat = share_stiffness(mat, stiffness_share(pair, both_solid))
+                    mat = share_stiffness(mat, share)
                     acc += normal_stiffness(mat, g.r_eff, g.overlap)
     _add(karr, row, cur, acc, shared)
     return cost

@@ -23,16 +23,16 @@ from . import recording as R
 from .contact_geometry import load_body, motion_between
 from .contact_law import share_stiffness
 from .contact_response import respond
-from .contact_solid import solid_row
 from .integrator import wake
-from .pair_entry import entry_bodies, pair_geometry, stiffness_share
+from .pair_entry import entry_bodies, entry_share, pair_geometry
 from .small_linalg import mat_mat, mat_vec
 
 
 @ti.func
 def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):  # in:
     """A pair-list entry between bodies ba and bb (``contact_geometry.Body``; :func:`pair_geometry`), with contact
-    mass m_c [kg] (the two bodies' reduced mass), material pair mat (with the entry's stiffness share), history hs
+    mass m_c [kg] (the two bodies' reduced mass), material pair mat (scaled by the entry's share of the stiffness,
+    pair_entry.entry_share; an entry whose share is 0 does not touch), history hs
     and interface stiffness sum k_sum [N/m] (0 unless "shared"). Returns its ``ContactGeometry`` and
     ``ContactResponse`` (force on a, −force on b; a's damping block with implicit dashpots); the response of a pair
     that does not touch holds only its history (cleared if it opened).
@@ -41,9 +41,14 @@ def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, im
     """
     g = pair_geometry(md, pair, ba, bb)
     r = CR.ContactResponse(hist=hs)
+    share = 1.0
+    if g.touching == 1:
+        share = entry_share(md, pair, g, ba, bb)
+        if share == 0.0:
+            g.touching = 0  # the larger face's sphere: the smaller face carries the joint
     if g.touching == 1:
         g = motion_between(g, ba, bb)
-        r = respond(g, mat, hs, m_c, k_sum, dt, ti.Vector([0.0, 0.0, 0.0]), implicit)
+        r = respond(g, share_stiffness(mat, share), hs, m_c, k_sum, dt, ti.Vector([0.0, 0.0, 0.0]), implicit)
     elif hs[LY.HIST_IMPACT] != 0.0:
         r.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
     return g, r
@@ -162,7 +167,6 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
     shared_mass = LY.uses_shared_mass(md, wd.index)
     mat = md.mat_pair[wd.mat0]
     both_asleep = 0
-    both_solid = 0
     run = CS.ContactRun()
     sums = CS.ContactSums()
     for k in range(base + k0, base + k1):
@@ -180,12 +184,10 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
             m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
             mat = LY.body_material_pair(md, wd, a, b)
             both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
-            both_solid = 1 if solid_row(md, a) >= 0 and solid_row(md, b) >= 0 else 0
             k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
         if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
-            g, r = contact_between(md, pair, ba, bb, m_c, share_stiffness(mat, stiffness_share(pair, both_solid)), hs,
-                                   k_sum, dt, implicit)
+            g, r = contact_between(md, pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit)
             if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
                 ct.pair_hist[k] = r.hist
             if g.touching == 1:

@@ -7,15 +7,18 @@ of clump −1 − side (physics/contact_solid.py). So an entry is one of
     (i, −1 − b)     hull sphere i of a against b's solid                   joints "solid"
     (−1 − a, j)     hull sphere j of b against a's solid                   joints "solid"
 and every kind gives its geometry from b towards a, the force on a (−force on b), so that one run of entries
-between a and b adds up as one (pair_contact.py). When both bodies have solids, each side's spheres meet the
-other's solid at half the contact stiffness (docs/joints.md): the joint's stiffness is the mean of the two
-packings' own against a flat face, its pivot the true edge of whichever face ends first.
+between a and b adds up as one (pair_contact.py). When both bodies have solids the search finds each side's spheres
+against the other's solid, and each touching entry takes a share of the contact stiffness by the two faces that
+meet (:func:`entry_share`, docs/joints.md): the smaller face's spheres carry the joint whole, as on a wall (a narrow
+block on a wide one, a wide one on a narrow pedestal: the pivot is the narrow face's own edge), two faces of one
+size share it half and half.
 """
 
 from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from .contact_geometry import sphere_centre, sphere_sphere
-from .contact_solid import solid_row, sphere_solid
+from .contact_solid import face_area, sphere_side_share, sphere_solid
+from .small_linalg import mat_vec
 
 
 @ti.func
@@ -35,12 +38,25 @@ def entry_bodies(md: ti.template(), pair):  # in:
 
 
 @ti.func
-def stiffness_share(pair, both_solid):
-    """The share of a contact's stiffness an entry takes [-]: a half for a sphere against a solid when both bodies
-    have one (each side's spheres meet the other's solid: docs/joints.md), else the whole."""
+def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
+    """The share of the contact stiffness [-] a touching entry takes (g: its geometry, ba, bb: the bodies): a sphere
+    pair, or a sphere against the solid of a body when the sphere's own body has none, the whole; a sphere against a
+    solid when both bodies have one, by the two faces that meet (contact_solid.sphere_side_share): the smaller face's
+    spheres carry the joint, faces of one size share it, anything not face on face halves it (docs/joints.md).
+
+    In/out — in md: solid.
+    """
     share = 1.0
-    if both_solid == 1 and (pair[0] < 0 or pair[1] < 0):
-        share = 0.5
+    if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0:
+        n = g.normal  # from b towards a: a's face there looks along −n, b's along n
+        area_a = face_area(md.solid, ba.solid, mat_vec(ba.rot.transpose(), g.point - ba.pos),
+                           -mat_vec(ba.rot.transpose(), n))
+        area_b = face_area(md.solid, bb.solid, mat_vec(bb.rot.transpose(), g.point - bb.pos),
+                           mat_vec(bb.rot.transpose(), n))
+        if pair[0] >= 0:
+            share = sphere_side_share(area_a, area_b)
+        else:
+            share = sphere_side_share(area_b, area_a)
     return share
 
 
@@ -59,9 +75,9 @@ def pair_geometry(md: ti.template(), pair, ba, bb):  # in:
         g = sphere_sphere(sphere_centre(ba.pos, ba.rot, bi), bi[3], sphere_centre(bb.pos, bb.rot, bj), bj[3])
     elif pair[1] < 0:
         bi = md.sph_body[pair[0]]
-        g = sphere_solid(md.solid, sphere_centre(ba.pos, ba.rot, bi), bi[3], bb, solid_row(md, -1 - pair[1]))
+        g = sphere_solid(md.solid, sphere_centre(ba.pos, ba.rot, bi), bi[3], bb, bb.solid)
     else:
         bj = md.sph_body[pair[1]]
-        g = sphere_solid(md.solid, sphere_centre(bb.pos, bb.rot, bj), bj[3], ba, solid_row(md, -1 - pair[0]))
+        g = sphere_solid(md.solid, sphere_centre(bb.pos, bb.rot, bj), bj[3], ba, ba.solid)
         g.normal = -g.normal
     return g

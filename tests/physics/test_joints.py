@@ -124,7 +124,7 @@ STACK = [(0.7, 0.3, 0.4, 0.025), (0.27, 0.4, 0.2, 0.017), (0.19, 0.25, 0.15, 0.0
 meet out of register (the issue's measurement: on 3 to 6 contacts, leaning)."""
 LEVEL = 1e-4
 """[rad] the largest tilt of a block under its own weight (issue 29). Through solids each joint is a face on a
-flat face, symmetric about the block's axis: measured ≤ 1e-15 rad."""
+flat face, symmetric about the block's axis: measured ≤ 4e-18 rad."""
 
 
 def test_a_stack_of_arbitrary_widths_stands_level(ti_cpu):
@@ -133,11 +133,11 @@ def test_a_stack_of_arbitrary_widths_stands_level(ti_cpu):
 
     model, asm = _model(dem, STACK)
     found = all_between(model, gap=0.01)
-    # every joint rests on whole faces of contacts: the upper block's bottom layer on the lower's solid, half the
-    # stiffness each way, and the lower block's top spheres under it
+    # every joint rests on a whole face of contacts: the narrower upper block's bottom layer on the lower's solid,
+    # at the full stiffness, as on a wall (the smaller face carries the joint: docs/joints.md)
     for k in (1, 2):
         c = found[(asm.bodies[k - 1], asm.bodies[k])]
-        assert len(c) > 40 and np.all(c.shares == 0.5)
+        assert len(c) > 40 and np.all(c.shares == 1.0)
         assert np.allclose(c.normals, [0.0, 0.0, -1.0])
     sim = dem.Simulation(model, dt=_dt(model), record_every=200, sleep=False)
     rows = sim.advance(int(0.15 / sim.dt))
@@ -263,15 +263,18 @@ def _rocker(dem, *, on_block: bool, theta0=0.0873):
 
 RECORD_SLACK = 0.002
 """The first impact is read off the records (every 20 steps, 1.6e-4 s: 0.1 % of it); twice that."""
+TOL_ON_BLOCK = 0.003
+"""The first impact on the block against on the wall (relative). On the block as on the wall the rocker's own
+spheres carry the joint at the full stiffness (its face is the smaller: docs/joints.md), pivoting on its edge row;
+what differs is the dashpots' mass (the two bodies' reduced mass against the rocker's on the wall) and the plinth's
+spheres near the pivot that meet the rocker's solid edge once it has turned: measured 0.1 %; three times that."""
 
 
 def test_a_block_rocks_on_a_wider_block_as_on_a_wall(ti_cpu):
-    """Released from 5° about its edge, on a wall and on a wider block: the first impact comes when the rigid block's
-    does (Housner 1963, the nonlinear equation: validation.rocking) or later, by as much as the rounding of its pivot
-    delays it. On a wall the rocker rolls on its edge sphere, whose potential differs from the sharp edge's by r(1 −
-    cos θ) (dem/model/box_clump.py: measured 1.6 % late); on a block it also bears on the block's spheres with its
-    sharp solid edge, half the stiffness each way: a pivot between the two (measured 0.55 % late). So the block's
-    first impact lies between the rigid block's and the wall's, and the joint's pivot is the true edge."""
+    """Released from 5° about its edge, on a wall and on a wider block: the first impact comes at the same time (the
+    issue's "the same rocking history"), and later than the rigid block's (Housner 1963, the nonlinear equation:
+    validation.rocking) by the rounding of its pivot: the rocker rolls on its edge sphere, whose potential differs
+    from the sharp edge's by r(1 − cos θ) (dem/model/box_clump.py; measured 1.6 % late)."""
     dem = ti_cpu
     from validation.rocking.closed_form import free_rocking_period, frequency_parameter, slenderness
 
@@ -280,11 +283,10 @@ def test_a_block_rocks_on_a_wider_block_as_on_a_wall(ti_cpu):
     rows = sim.advance(int(0.3 / sim.dt))
     blk = [next(k for k, c in enumerate(m.clumps) if c.name == "block") for m in models]
     t = rows[0][:, 0]
-    first = [t[np.flatnonzero(_tilt_y(rows[k], sim.layout, blk[k]) < 0)[0]] for k in range(2)]
+    wall, block = (t[np.flatnonzero(_tilt_y(rows[k], sim.layout, blk[k]) < 0)[0]] for k in range(2))
     rigid = free_rocking_period(0.0873, slenderness(0.2, 0.6), frequency_parameter(0.2, 0.6), linear=False) / 4
-    wall, block = first
-    assert rigid * (1 - RECORD_SLACK) <= block <= wall * (1 + RECORD_SLACK), (rigid, block, wall)
-    assert wall < rigid * 1.03  # the edge sphere's rounding: r θ0 / (2b) ≈ 0.9 % of the drop's energy, ~1.6 % of time
+    assert abs(block / wall - 1.0) < TOL_ON_BLOCK, (block, wall)
+    assert rigid * (1 - RECORD_SLACK) < wall < rigid * 1.03  # r θ0 / (2b) ≈ 0.9 % of the drop's energy
 
 
 AGREE = 1e-9
