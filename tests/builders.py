@@ -40,15 +40,16 @@ def energies(rows):
     return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
 
 
-def tilted_stack(dem, *, theta=0.05, shear_unloading="incremental"):
-    """A block tilted about y on the floor carrying a second block: wall and body–body contacts at once."""
+def tilted_stack(dem, *, theta=0.05, shear_unloading="incremental", joints="solid"):
+    """A block tilted about y on the floor carrying a second block: wall and body–body contacts at once (joints:
+    dem.ModelBuilder's)."""
     mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.25, friction=0.5, damping_normal=0.2, damping_shear=0.2,
                              shear_unloading=shear_unloading)
     tpl = dem.box_clump(0.1, 0.1, 0.1, r_core=0.01)
     c, s = math.cos(theta), math.sin(theta)
     rot = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
     low = float(np.min((tpl.centers @ rot.T)[:, 2] - tpl.radii))
-    b = dem.ModelBuilder()
+    b = dem.ModelBuilder(joints=joints)
     lower = b.add_clump(tpl, material=mat, mass=2.0, orientation=rot, position=(0, 0, -low), name="lower")
     # the upper block touching the lower one's top face along its normal
     up = rot @ np.array([0.0, 0.0, 0.1])

@@ -1,5 +1,6 @@
-"""ModelBuilder.place_on: a body put on another with the sphere lattices in register rests on as many contacts
-as a stack aligned by hand, sphere right over sphere; and what a body rests on is checked before a run
+"""ModelBuilder.place_on under joints "spheres" (sphere on sphere; under the default joints "solid" register does
+not matter, tests/physics/test_joints.py): a body put on another with the sphere lattices in register rests on as
+many contacts as a stack aligned by hand, sphere right over sphere; and what a body rests on is checked before a run
 (too few sphere contacts: a note; two bodies overlapping: an error, as for walls).
 
 The blocks: a lower block with a top zone of 10 mm spheres and an upper block with a base zone of 10 mm
@@ -36,7 +37,7 @@ def _stack(dem, mode: str, *, mu=0.5):
     # the faces); with edge-true blocks the same widths give other spacings, and this test is about place_on
     lower_t = dem.box_clump(LOWER_W, HEIGHT, LOWER_W, r_core=0.02, r_top=R_SMALL, top_zone=0.03, edges="rounded")
     upper_t = dem.box_clump(UPPER_W, HEIGHT, UPPER_W, r_core=0.02, r_base=R_SMALL, base_zone=0.03, edges="rounded")
-    b = dem.ModelBuilder()
+    b = dem.ModelBuilder(joints="spheres")  # sphere on sphere: where register matters
     lo = b.add_clump(lower_t, material=mat, position=(0, 0, HEIGHT / 2), name="lower")
     xy = ALIGNED if mode == "hand" else OFFSET
     up = b.add_clump(upper_t, material=mat, position=(xy[0], xy[1], 0.4), name="upper")
@@ -129,13 +130,13 @@ def test_support_note_and_body_overlap_error(ti_cpu, tmp_path):
     tpl = dem.box_clump(0.1, 0.1, 0.1, r_core=0.01)
     rot = rotation_matrix(np.array([0.3, 0.2, 0.0]))
     low = float(np.min((tpl.centers @ rot.T)[:, 2] - tpl.radii))
-    b = dem.ModelBuilder()
+    b = dem.ModelBuilder(joints="spheres")  # sphere on sphere: where register matters
     b.add_clump(tpl, material=mat, orientation=rot, position=(0, 0, -low), name="corner")
     b.add_wall((0, 0, 0), (0, 0, 1), material=mat)
     model = b.finalize()
     notes = support_notes(model)
-    assert len(notes) == 1 and "body 'corner' rests on only 1 sphere contact(s)" in notes[0]
-    with pytest.warns(UserWarning, match="rests on only 1 sphere"):
+    assert len(notes) == 1 and "body 'corner' rests on only 1 contact(s)" in notes[0]
+    with pytest.warns(UserWarning, match="rests on only 1 contact"):
         run_scene(Scene("corner", model, [], 1e-5, 3e-5, 1e-5, {}), out_dir=tmp_path, progress=False, plots=False)
     assert json.loads((tmp_path / "summary.json").read_text())["notes"] == notes
     # an aligned stack is not flagged

@@ -118,15 +118,17 @@ def test_export_fields_and_pena_interface_sums(ti_cpu):
     assert max(ratio) > 0.1 and min(ratio) < 1e-3
 
 
-def test_two_body_interface_sums(ti_cpu):
-    """A tilted block carrying a second one (tests/builders.tilted_stack) rocks down: sphere–sphere and
-    sphere–wall contacts, both interfaces compared at every frame."""
+@pytest.mark.parametrize("joints", ["solid", "spheres"])
+def test_two_body_interface_sums(ti_cpu, joints):
+    """A tilted block carrying a second one (tests/builders.tilted_stack) rocks down: sphere–wall contacts and
+    contacts between the bodies (each one's spheres on the other's solid, or sphere on sphere), both interfaces
+    compared at every frame."""
     import dem
     from dem.run.driver import run_scene
     from dem.scenes.scene import Scene
     from tests.builders import tilted_stack
 
-    model = tilted_stack(dem, theta=0.05)
+    model = tilted_stack(dem, theta=0.05, joints=joints)
     slots = model.interface_slot
     probes = [Interface("top", slots["top"], 1, (0.0, 0.0, -0.05), 0.1, 9.81),
               Interface("base", slots["base"], 0, (0.0, 0.0, -0.05), 0.1, 3 * 9.81)]
@@ -137,14 +139,31 @@ def test_two_body_interface_sums(ti_cpu):
                                      {"top": {"other": 0}, "base": {"wall": 0}})
     assert n >= 2 * 11  # frames at 0.01 … 0.11 s
     f = keeper.frames[-1]
-    pair = f.contact_other >= 0
-    assert pair.any() and (~pair).any()
+    body = f.contact_wall == -1
+    assert body.any() and (~body).any()
     # both sides of a body–body contact are named, on different bodies, and the normal points from b to a
-    assert np.all(f.contact_wall[pair] == -1)
-    assert np.array_equal(f.clump_id[f.contact_other[pair]], f.contact_other_body[pair])
-    assert np.all(f.contact_body[pair] != f.contact_other_body[pair])
-    d = f.centers[f.contact_sphere[pair]] - f.centers[f.contact_other[pair]]
-    assert np.allclose(d / np.linalg.norm(d, axis=1)[:, None], f.contact_normal[pair], atol=1e-12)
-    # overlap = r_a + r_b − distance
-    gap = f.radii[f.contact_sphere[pair]] + f.radii[f.contact_other[pair]] - np.linalg.norm(d, axis=1)
-    assert np.allclose(gap, f.contact_overlap[pair], rtol=0, atol=1e-12)
+    assert np.all(f.contact_body[body] != f.contact_other_body[body]) and np.all(f.contact_other_body[body] >= 0)
+    if joints == "spheres":
+        pair = f.contact_other >= 0
+        assert np.array_equal(pair, body)
+        assert np.array_equal(f.clump_id[f.contact_other[pair]], f.contact_other_body[pair])
+        d = f.centers[f.contact_sphere[pair]] - f.centers[f.contact_other[pair]]
+        assert np.allclose(d / np.linalg.norm(d, axis=1)[:, None], f.contact_normal[pair], atol=1e-12)
+        # overlap = r_a + r_b − distance
+        gap = f.radii[f.contact_sphere[pair]] + f.radii[f.contact_other[pair]] - np.linalg.norm(d, axis=1)
+        assert np.allclose(gap, f.contact_overlap[pair], rtol=0, atol=1e-12)
+        return
+    # each sphere against the other body's solid: overlap = r − its centre's signed distance to the solid, the
+    # normal the solid's, towards the sphere (dem.model.contact_solid, the host's twin of the kernels' distance)
+    from dem.model.model import quat_to_matrix
+
+    assert np.all(f.contact_other[body] == -1)
+    for k in np.flatnonzero(body):
+        b = f.contact_other_body[k]
+        spec = model.clumps[b]
+        rot = quat_to_matrix(f.clump_quaternion[b])
+        x = f.centers[f.contact_sphere[k]]
+        local = (x - f.clump_position[b]) @ rot + spec.mass_props.center
+        d, normal = model.contact_solids[b].signed_distance(local[None, :])
+        assert f.contact_overlap[k] == pytest.approx(f.radii[f.contact_sphere[k]] - d[0], abs=1e-12)
+        assert np.allclose(rot @ normal[0], f.contact_normal[k], atol=1e-9)

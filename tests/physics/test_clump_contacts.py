@@ -190,7 +190,9 @@ def test_broad_phase_finds_exactly_the_near_sphere_pairs(ti_cpu):
     """The host broad phase (clusters, then k-d trees per pair of bodies) returns exactly the hull-sphere
     pairs of different bodies whose surfaces are closer than the skin, as a brute-force all-pairs test does,
     for a pile of randomly placed and rotated boxes of mixed sphere sizes (exact set equality: both apply
-    the same criterion, dist − r_i − r_j < skin, so nothing may be missed or added)."""
+    the same criterion, dist − r_i − r_j < skin, so nothing may be missed or added); and under joints "solid" the
+    (hull sphere, other body's solid) entries within the skin, as the same brute force over the solid's signed
+    distance finds them (dem.model.contact_solid)."""
     from scipy.spatial.transform import Rotation
 
     from dem.physics.pair_search import find_pairs
@@ -198,7 +200,7 @@ def test_broad_phase_finds_exactly_the_near_sphere_pairs(ti_cpu):
     dem = ti_cpu
     rng = np.random.default_rng(7)
     mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.25, friction=0.5)
-    b = dem.ModelBuilder()
+    b = dem.ModelBuilder(joints="spheres")
     tpls = [dem.box_clump(0.2, 0.3, 0.1, r_core=0.02, r_base=0.01, base_zone=0.04),
             dem.box_clump(0.15, 0.15, 0.15, r_core=0.015)]
     for k in range(12):
@@ -219,6 +221,18 @@ def test_broad_phase_finds_exactly_the_near_sphere_pairs(ti_cpu):
         assert len(brute) > 0 and len(found) == len(brute)
         assert {tuple(map(int, row)) for row in found} == brute
         assert np.all(clump[found[:, 0]] < clump[found[:, 1]])
+    b.joints = "solid"
+    solid = b.finalize()
+    for skin in (0.0, 0.005, 0.03):
+        brute = set()
+        for c in range(solid.clump_count):  # every hull sphere against every other body's solid
+            cs = solid.clumps[c]
+            local = (x - pos[c]) @ rot[c] + cs.mass_props.center
+            d, _n = solid.contact_solids[c].signed_distance(local)
+            for i in np.flatnonzero((d - r < skin) & (clump != c)):
+                brute.add((int(i), -1 - c) if clump[i] < c else (-1 - c, int(i)))
+        found = find_pairs(solid, pos, rot, skin)
+        assert len(brute) > 0 and {tuple(map(int, row)) for row in found} == brute and len(found) == len(brute)
 
 
 def test_dashpots_between_bodies_converge_at_second_order(ti_cpu):

@@ -317,3 +317,36 @@ def test_the_block_path_searches_the_same_entries_on_the_device(ti_cpu):
     assert {tuple(e) for e in dev.tolist()} == {tuple(e) for e in host.tolist()}
     v_s, v_b = (sim.layout.clump(r, cube, C_VEL)[:, 0] for sim, r in ((serial, rs), (blocks, rb)))
     assert np.max(np.abs(v_s - v_b)) < AGREE * np.max(np.abs(v_s))
+
+
+# ------------------------------------------------------------------ bad input, before anything is allocated
+def test_bad_solids_and_bodies_inside_a_face_are_refused_naming_the_body(ti_cpu):
+    """A prism whose polygon turns the wrong way, a template whose solid lies apart from its spheres, and a body
+    that starts 3 mm into another's face: each one ValueError naming the body (and the face's normal), from the
+    model's build or the start-up check; the same body seated by place_on (lowered onto the solid) passes."""
+    dem = ti_cpu
+    from dem.model.clump import Box, ClumpTemplate
+    from dem.model.initial_overlaps import check_initial_body_overlaps
+    from dem.model.solids import Prism
+
+    mat = _mat(dem)
+    cube = dem.box_clump(0.1, 0.1, 0.1, r_core=0.01)
+
+    def two(upper_tpl, dz=0.0):
+        b = dem.ModelBuilder()
+        b.add_clump(cube, material=mat, density=2500.0, position=(0.0, 0.0, 0.05), name="below")
+        b.add_clump(upper_tpl, material=mat, density=2500.0, position=(0.0, 0.0, 0.15 + dz), name="above")
+        return b
+
+    concave = Prism(((-0.05, -0.05), (0.05, -0.05), (0.0, -0.02), (0.05, 0.05), (-0.05, 0.05)), 0.1)
+    with pytest.raises(ValueError, match="body above: a prism's polygon must be convex"):
+        two(ClumpTemplate(cube.centers, cube.radii, cube.hull, concave)).finalize()
+    apart = ClumpTemplate(cube.centers, cube.radii, cube.hull, Box((0.05, 0.05, 0.05)))  # half the size
+    with pytest.raises(ValueError, match="body above: its solid does not bound its spheres"):
+        two(apart).finalize()
+    with pytest.raises(ValueError, match="clump 'above' starts inside clump 'below'.*into a face"):
+        check_initial_body_overlaps(two(cube, dz=-0.003).finalize())
+    b = two(cube, dz=0.02)  # 20 mm above, then seated
+    b.place_on(1, 0)
+    check_initial_body_overlaps(b.finalize())
+    assert b.clumps[1].position[2] == pytest.approx(0.15, abs=1e-12)  # face on face, exactly
