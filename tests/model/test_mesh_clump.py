@@ -132,7 +132,8 @@ def test_skin_spacing_is_the_lattice_spacing():
 
 def test_faces_meet_in_register_with_a_box():
     """A statue's base and a plinth's top, one lattice step (zone_step): place_on puts the statue down with
-    every sphere of its base on a sphere of the plinth's top."""
+    every sphere of its base on a sphere of the plinth's top (joints "spheres", where register matters; under the
+    default "solid" the base's spheres meet the plinth's solid face, whatever the lattices)."""
     from dem.model.materials import Material
     from dem.model.model import ModelBuilder
 
@@ -140,7 +141,7 @@ def test_faces_meet_in_register_with_a_box():
     statue = mesh_clump(statue_mesh(sides=32), r_core=0.03, r_surface=0.01, zone_step=step)
     plinth = box_clump(0.54, 0.5, 0.54, r_core=0.03, r_top=0.01, top_zone=0.04, zone_step=(step, step))
     mat = Material.hertz(young=50e9, poisson=0.25, friction=0.6, density=2500.0)
-    b = ModelBuilder()
+    b = ModelBuilder(joints="spheres")
     p = b.add_clump(plinth, material=mat, position=(0.0, 0.0, 0.25))
     s = b.add_clump(statue, material=mat, position=(0.004, -0.003, 0.53))
     placed = b.place_on(s, p)
