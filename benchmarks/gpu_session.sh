@@ -3,7 +3,7 @@
 # Run from the repository root on the device machine, with the cp312 wheels of taichi, dill and meshio in .whl/
 # (README's "GPU" section says how to fetch them):
 #
-#     bash benchmarks/gpu_session.sh            # everything, ~8 min on an H100
+#     bash benchmarks/gpu_session.sh            # everything, under 8 min (each step has a limit)
 #
 # 1. the joints through solids (issue 29) on CUDA: the drum column under a Ricker pulse (compare with the CPU's line
 #    in the README); 2. one Peña world (bench_pena); 3. Peña batches at W = 1, 132 (one per SM of an H100), 1,000,
@@ -17,13 +17,13 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv
 step() { local limit=$1; shift; echo "== $* (limit ${limit} s)"; local t0=$SECONDS; timeout "$limit" "$@"; \
          echo "== rc $? in $((SECONDS - t0)) s"; }
-step 150 python3 -m dem.cli run drum_column --arch cuda --set pulse=ricker pulse_pga_g=0.4 --t-end 1.5 \
+step 130 python3 -m dem.cli run drum_column --arch cuda --set pulse=ricker pulse_pga_g=0.4 --t-end 1.5 \
   --out /tmp/col --no-plots --no-progress
-step 70 python3 benchmarks/bench_pena.py --arch cuda --t-end 2 --no-sleep
-step 200 python3 benchmarks/bench_worlds.py --arch cuda --worlds 1 132 1000 --t-end 0.05 --alone 0 \
+step 60 python3 benchmarks/bench_pena.py --arch cuda --t-end 2 --no-sleep
+step 180 python3 benchmarks/bench_worlds.py --arch cuda --worlds 1 132 1000 --t-end 0.05 --alone 0 \
   --block-dim 64 128 256
 if command -v ncu >/dev/null; then
-  step 120 ncu --clock-control none -k regex:advance_blocks -c 1 --section LaunchStats --section Occupancy \
+  step 100 ncu --clock-control none -k regex:advance_blocks -c 1 --section LaunchStats --section Occupancy \
     --section WarpStateStats --section SpeedOfLight \
     python3 benchmarks/bench_worlds.py --arch cuda --worlds 132 --t-end 0.002 --alone 0
 else
