@@ -51,8 +51,9 @@ def sphere_solid_distance(sph, sol, solid: ContactSolid):
 def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *, gap: float) -> Contacts:
     """Contacts between builder bodies a and b (dem.model.ClumpSpec) whose surfaces are closer than `gap` × the
     sphere's radius (or overlap): with a solid on either, each side's hull spheres against the other's solid (when
-    both have one, each contact with its share of the stiffness: the smaller face's spheres alone, or half and half
-    between faces of one size, :func:`side_shares`); else hull sphere against hull sphere."""
+    both have one, each contact with its share of the stiffness: the smaller face's spheres alone, a's between faces
+    of one size (a stands for the body of lower index, as in the kernels), :func:`side_shares`); else hull sphere
+    against hull sphere."""
     if solid_a is None and solid_b is None:
         xa, ra = world_hull(a)
         xb, rb = world_hull(b)
@@ -64,7 +65,8 @@ def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *,
                         ra[i] + rb[j] - dist)
     both = solid_a is not None and solid_b is not None
     parts = []
-    for sph, sol, own_solid, solid, sign in ((a, b, solid_a, solid_b, 1.0), (b, a, solid_b, solid_a, -1.0)):
+    for sph, sol, own_solid, solid, sign, first in ((a, b, solid_a, solid_b, 1.0, True),
+                                                    (b, a, solid_b, solid_a, -1.0, False)):
         if solid is None:
             continue
         x, r, d, n = sphere_solid_distance(sph, sol, solid)
@@ -72,7 +74,7 @@ def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *,
         pts, n, r, d = x[near] - n[near] * r[near, None], n[near], r[near], d[near]
         share = np.ones(len(r))
         if both:  # by the two faces that meet (pair_entry.entry_share): the sphere's own looks along −n
-            share = side_shares(face_area(sph, own_solid, pts, -n), face_area(sol, solid, pts, n))
+            share = side_shares(face_area(sph, own_solid, pts, -n), face_area(sol, solid, pts, n), first)
         keep = share > 0.0
         parts.append((pts[keep], sign * n[keep], r[keep], d[keep], share[keep]))
     pts, nrm, rad, dist, share = (np.concatenate([p[k] for p in parts]) for k in range(5))
@@ -86,13 +88,15 @@ def face_area(spec, solid: ContactSolid, points, directions) -> np.ndarray:
     return solid.face_area(local, np.asarray(directions, float) @ spec.rotation)
 
 
-def side_shares(own, other) -> np.ndarray:
+def side_shares(own, other, first: bool) -> np.ndarray:
     """The share [-] of the stiffness of a sphere's contact against another body's face, from the areas [m²] of its
     own body's face and the other's (physics/contact_solid.sphere_side_share, the kernels' rule): 1 for the smaller
-    face, 0 for the larger, ½ for two of one size and for anything not face on face."""
+    face, 0 for the larger; for two of one size 1 when the sphere's body is the first of the two (`first`), else 0;
+    ½ for anything not face on face."""
     own, other = np.asarray(own, float), np.asarray(other, float)
     flat = (own > 0) & (other > 0)
     out = np.full(own.shape, HALF)
+    out[flat] = 1.0 if first else 0.0
     out[flat & (own < other * (1.0 - SAME_AREA))] = 1.0
     out[flat & (own > other * (1.0 + SAME_AREA))] = 0.0
     return out

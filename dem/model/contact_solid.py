@@ -222,12 +222,16 @@ def device_rows(solid: ContactSolid, center) -> np.ndarray:
     """The solid's rows for the kernels (dem/physics/contact_solid.py), for a body whose centre of mass is
     `center` [m] in the template frame: a header (parts, loop iterations of one distance: Σ (vertices + 1) over the
     parts, 0, 0), then per part a header (kind, vertices,
-    half thickness, bound [m]), its frame's origin relative to the centre of mass (x, y, z, 0) [m] and a row
-    (u, v, 0, 0) [m] per vertex. Shape (rows, 4)."""
-    rows = [[len(solid.parts), sum(len(p.vertices) + 1 for p in solid.parts), 0.0, 0.0]]
+    half thickness, bound [m]), its frame's origin relative to the centre of mass (x, y, z, area [m²]) [m] and a row
+    (u, v, n_u, n_v) per vertex: the vertex [m] and the outward unit normal of the edge from it to the next
+    (precomputed: the kernels take no square root for it). Shape (rows, 4)."""
+    rows = [[len(solid.parts), sum(2 * len(p.vertices) + 1 for p in solid.parts), 0.0, 0.0]]
     for part in solid.parts:
         o = np.asarray(part.offset, float) - np.asarray(center, float)
         rows.append([part.kind, len(part.vertices), part.half_thickness, part.bound])
         rows.append([o[0], o[1], o[2], polygon_area(part.vertices)])
-        rows += [[u, v, 0.0, 0.0] for u, v in part.vertices]
+        v = np.asarray(part.vertices, float)
+        e = np.roll(v, -1, axis=0) - v
+        n = np.column_stack([e[:, 1], -e[:, 0]]) / np.sqrt(np.sum(e * e, axis=1))[:, None]
+        rows += [[v[k, 0], v[k, 1], n[k, 0], n[k, 1]] for k in range(len(v))]
     return np.asarray(rows, float)

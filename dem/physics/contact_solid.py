@@ -40,32 +40,48 @@ def _vertex(solid: ti.template(), row, k):  # in:
 
 
 @ti.func
+def _edge_normal(solid: ti.template(), row, k):  # in:
+    """Outward unit normal of edge k (vertex k to k + 1) of a part whose vertex rows start at `row` (2-D, stored
+    with the vertex: dem.model.contact_solid.device_rows).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    v = solid[row + k]
+    return ti.Vector([v[2], v[3]])
+
+
+@ti.func
 def _polygon(solid: ti.template(), row, n, edges, q):  # in:
     """For a 2-D point q and a part's convex polygon (n vertex rows from `row`, counter-clockwise, of which the
     first `edges` edges bound it): the largest n_k·(q − v_k) over its edges, that edge's outward unit normal, and
-    the closest point of its boundary to q.
+    the closest point of its boundary to q when q is outside (q itself inside, where no caller needs it).
+
+    Outside a convex polygon the closest boundary point lies on an edge that faces q (n_k·(q − v_k) > 0), so only
+    those edges (one or two) are measured.
 
     In/out — in solid: the model's solid rows (md.solid).
     """
     smax = -HUGE
     nmax = ti.Vector([0.0, 0.0])
-    best2 = HUGE
-    closest = q
     for k in range(edges):
-        a = _vertex(solid, row, k)
-        e = _vertex(solid, row, (k + 1) % n) - a
-        length2 = e.dot(e)
-        nrm = ti.Vector([e[1], -e[0]]) / ti.sqrt(length2)
-        s = (q - a).dot(nrm)
+        nrm = _edge_normal(solid, row, k)
+        s = (q - _vertex(solid, row, k)).dot(nrm)
         if s > smax:
             smax = s
             nmax = nrm
-        t = ti.min(ti.max((q - a).dot(e) / length2, 0.0), 1.0)
-        c = a + t * e
-        d2 = (q - c).dot(q - c)
-        if d2 < best2:
-            best2 = d2
-            closest = c
+    closest = q
+    if smax > 0.0:
+        best2 = HUGE
+        for k in range(edges):
+            a = _vertex(solid, row, k)
+            if (q - a).dot(_edge_normal(solid, row, k)) > 0.0:
+                e = _vertex(solid, row, (k + 1) % n) - a
+                t = ti.min(ti.max((q - a).dot(e) / e.dot(e), 0.0), 1.0)
+                c = a + t * e
+                d2 = (q - c).dot(q - c)
+                if d2 < best2:
+                    best2 = d2
+                    closest = c
     return smax, nmax, closest
 
 
@@ -210,13 +226,12 @@ def face_area(solid: ti.template(), row0, p, d):  # in:
         if ti.cast(hdr[0], ti.i32) == PRISM:
             half = hdr[2]
             for k in range(n):
-                a = _vertex(solid, row + 2, k)
-                e = _vertex(solid, row + 2, (k + 1) % n) - a
-                length = e.norm()
-                n2 = ti.Vector([e[1], -e[0]]) / length
-                gap = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
-                area, best_gap = _take(area, best_gap, length * 2.0 * half, gap,
-                                       d[0] * n2[0] + d[2] * n2[1] > FACE_COS)
+                n2 = _edge_normal(solid, row + 2, k)
+                if d[0] * n2[0] + d[2] * n2[1] > FACE_COS:  # the side face of edge k looks along d
+                    a = _vertex(solid, row + 2, k)
+                    gap = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
+                    length = (_vertex(solid, row + 2, (k + 1) % n) - a).norm()
+                    area, best_gap = _take(area, best_gap, length * 2.0 * half, gap, True)
             area, best_gap = _take(area, best_gap, o[3], ti.abs(x[1] - half), d[1] > FACE_COS)
             area, best_gap = _take(area, best_gap, o[3], ti.abs(-x[1] - half), -d[1] > FACE_COS)
         else:
@@ -229,12 +244,14 @@ def face_area(solid: ti.template(), row0, p, d):  # in:
 
 
 @ti.func
-def sphere_side_share(own, other):
+def sphere_side_share(own, other, own_first):
     """The share [-] of the stiffness a sphere's contact takes against the other body's face, from the areas [m²]
     of its own body's face and the other's (docs/joints.md): the smaller face's spheres carry the joint (1; the
-    larger's, 0), two faces of one size share it (½ each), and so does anything that is not face on face."""
+    larger's, 0); of two faces of one size, the first body's (own_first = 1: the sphere's body is the entry's a, the
+    lower index); anything that is not face on face, ½ each side."""
     share = 0.5
     if own > 0.0 and other > 0.0:
+        share = 1.0 if own_first == 1 else 0.0
         if own < other * (1.0 - SAME_AREA):
             share = 1.0
         elif own > other * (1.0 + SAME_AREA):

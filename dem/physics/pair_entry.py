@@ -10,8 +10,8 @@ and every kind gives its geometry from b towards a, the force on a (−force on 
 between a and b adds up as one (pair_contact.py). When both bodies have solids the search finds each side's spheres
 against the other's solid, and each touching entry takes a share of the contact stiffness by the two faces that
 meet (:func:`entry_share`, docs/joints.md): the smaller face's spheres carry the joint whole, as on a wall (a narrow
-block on a wide one, a wide one on a narrow pedestal: the pivot is the narrow face's own edge), two faces of one
-size share it half and half.
+block on a wide one, a wide one on a narrow pedestal: the pivot is the narrow face's own edge); of two faces of one
+size, body a's (the lower index) do.
 """
 
 from ..device.kernel_lang import ti
@@ -42,7 +42,7 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
     """The share of the contact stiffness [-] a touching entry takes (g: its geometry, ba, bb: the bodies): a sphere
     pair, or a sphere against the solid of a body when the sphere's own body has none, the whole; a sphere against a
     solid when both bodies have one, by the two faces that meet (contact_solid.sphere_side_share): the smaller face's
-    spheres carry the joint, faces of one size share it, anything not face on face halves it (docs/joints.md).
+    spheres carry the joint, of faces of one size a's, anything not face on face halves it (docs/joints.md).
 
     In/out — in md: solid.
     """
@@ -54,9 +54,9 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
         area_b = face_area(md.solid, bb.solid, mat_vec(bb.rot.transpose(), g.point - bb.pos),
                            mat_vec(bb.rot.transpose(), n))
         if pair[0] >= 0:
-            share = sphere_side_share(area_a, area_b)
+            share = sphere_side_share(area_a, area_b, 1)
         else:
-            share = sphere_side_share(area_b, area_a)
+            share = sphere_side_share(area_b, area_a, 0)
     return share
 
 

@@ -113,6 +113,7 @@ def _small(argv: list[str]) -> tuple[list[str] | None, str, bool]:
     return argv, "", False
 
 
+@pytest.mark.slow  # some 40 commands one after another: 3 min on 2 cores; CI runs it (.ci/run, the slow line)
 @pytest.mark.timeout(1200)
 def test_every_quoted_command_runs(ti_cpu, tmp_path, monkeypatch, capsys):
     """In order, from a scratch folder holding the repository's scenes/ and examples/: exit 0 for each (the

@@ -95,6 +95,7 @@ def _largest_rotation(worlds, results) -> list[np.ndarray]:
     return [np.max(np.abs([r.history[f"{n}_theta_deg"] for n in names]), axis=0) for r in results]
 
 
+@pytest.mark.slow  # two arches through settling, ramp and hold at Δt = 4e-5 s: 1-1.5 min; CI runs it (.ci/run)
 def test_arch_stands_below_the_collapse_load_and_falls_above(ti_cpu):
     from dem.run.worlds import build_worlds, run_worlds
 

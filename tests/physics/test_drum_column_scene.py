@@ -80,6 +80,7 @@ def test_ricker_pulse_rocks_the_column(ti_cpu):
     assert math.isfinite(h["capital_ux"][-1])
 
 
+@pytest.mark.slow  # two packings of the 12-drum column for seconds of shaking: 1.5-2 min; CI runs it (.ci/run)
 def test_first_rocking_excursion_keeps_with_the_packing_when_the_modulus_is_scaled(ti_cpu):
     """The default column's foot under a 0.4 g, 2 Hz Ricker pulse, up to its first excursion (1.37-1.40 s, before
     any impact), on 25 and 40 mm joint spheres. Scaled as r^{3/2} (dem.model.joint_modulus) the joints close as
