@@ -17,13 +17,15 @@ def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarr
     """Candidate entries (p, q) of the body-pair list within `skin` [m] of touching (pair_entry.py: hull spheres
     ≥ 0, a clump's solid −1 − clump; world-local), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 2),
     int64."""
-    spheres = _sphere_pairs(model, pos, rot, skin)
-    if not any(s is not None for s in model.contact_solids):
-        return spheres
-    solid = np.array([s is not None for s in model.contact_solids])
-    info = model.sph_info_np[:, 0].astype(np.int64)
-    keep = ~(solid[info[spheres[:, 0]]] | solid[info[spheres[:, 1]]])  # bodies with a solid meet through it
-    out = np.concatenate([spheres[keep], _solid_entries(model, pos, rot, skin)])
+    solid = np.array([s is not None for s in model.contact_solids], bool)
+    if not solid.any():
+        return _sphere_pairs(model, pos, rot, skin)
+    spheres = np.zeros((0, 2), np.int64)
+    if np.count_nonzero(~solid) >= 2:  # sphere pairs only between two bodies without a solid
+        spheres = _sphere_pairs(model, pos, rot, skin)
+        info = model.sph_info_np[:, 0].astype(np.int64)
+        spheres = spheres[~(solid[info[spheres[:, 0]]] | solid[info[spheres[:, 1]]])]
+    out = np.concatenate([spheres, _solid_entries(model, pos, rot, skin)])
     a, b = entry_bodies(model, out)
     order = np.lexsort((out[:, 1], out[:, 0], b, a))
     return out[order]
@@ -62,8 +64,14 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.n
             idx = np.arange(model.hull_start[sph], model.hull_start[sph + 1])
             world = pos[sph] + body[idx] @ rot[sph].T
             local = (world - pos[sol]) @ rot[sol] + model.clumps[sol].mass_props.center  # the solid's template frame
-            d, _n = solids[sol].signed_distance(local)
-            idx = idx[d - r[idx] < skin]
+            # only spheres within a part's bounding ball can come within the skin of it (d ≥ |x − o| − bound)
+            close = np.zeros(len(idx), bool)
+            for part in solids[sol].parts:
+                close |= np.linalg.norm(local - part.offset, axis=1) - part.bound - r[idx] < skin
+            idx, local = idx[close], local[close]
+            if len(idx):
+                d, _n = solids[sol].signed_distance(local)
+                idx = idx[d - r[idx] < skin]
             tag = np.full(len(idx), -1 - sol, np.int64)
             out.append(np.column_stack([idx, tag] if first else [tag, idx]))
     return np.concatenate(out).astype(np.int64)
