@@ -47,7 +47,7 @@ from ..model.timestep import AUTO_SAFETY, estimate_critical_timestep, monitored_
 from ..output.columns import as_json, describe
 from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
-from ..output.history import History, history_name, remove_tables
+from ..output.history import History, history_name, load_writer, remove_tables
 from ..output.plots import PlotJobs
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
 from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, RecordLayout
@@ -464,6 +464,7 @@ class Run:
             self._write_frames()
         if out is not None:
             self._guarded(lambda: self._write_summaries("running"))
+            load_writer(self.table_format)  # not inside the first flush's timing (_save_between_chunks)
         self._last_flush = self._last_ckpt = time.perf_counter()
         self._flush_every = HISTORY_FLUSH_SECONDS
         # the first chunk is short: on a slow backend (0.1 s a step on a software Vulkan) a signal must not wait

