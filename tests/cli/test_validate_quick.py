@@ -47,6 +47,7 @@ def test_reference_data():
     assert any("experimental" in u.what for u in ref.not_available)
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_exit_status_and_report(report):
     status, out, results = report
     assert status == 0, {n: r["status"] for n, r in results.items()}
@@ -71,6 +72,7 @@ def test_exit_status_and_report(report):
             assert f"]({fig['path']})" in text
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_pena_matches_rigid_mechanics(report):
     pena = report[2]["pena"]
     for m in pena["metrics"]:
@@ -92,6 +94,7 @@ def test_pena_matches_rigid_mechanics(report):
     assert max(abs(a - b) for a, b in zip(d["restitution_peaks"][:n], d["restitution_energy"][:n])) < 5e-3
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_pena_decays_faster_than_the_paper(report):
     """The known disagreement, asserted so that a change in it is noticed: with β = 0.15 on the body mass
     the DEM loses more per impact than Housner's block, which loses more than the paper's."""
@@ -102,6 +105,7 @@ def test_pena_decays_faster_than_the_paper(report):
     assert d["peaks_deg"][1] < d["paper_peaks_deg"][1] - 0.2
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_pena_table2_friction_slides(report):
     d = report[2]["pena"]["data"]
     assert d["friction_demand_impact"] > 0.11  # Qi & Zhu 2025, Eq. 19–20: 0.185 for the Peña block
@@ -110,6 +114,7 @@ def test_pena_table2_friction_slides(report):
     assert low["settling_time_s"] is not None and low["settling_time_s"] < 0.6
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_uplift_side_agrees(report):
     up = report[2]["uplift"]
     runs = {r["level"]: r for r in up["data"]["runs"]}
@@ -119,6 +124,7 @@ def test_uplift_side_agrees(report):
     assert runs[1.1]["dem_sign"] == runs[1.1]["rigid_sign"]
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_sensitivity_findings(report):
     d = report[2]["sensitivity"]["data"]
     assert d["change_dt"] < 2e-3  # converged in Δt
@@ -128,6 +134,7 @@ def test_sensitivity_findings(report):
     assert d["beta_star"] is not None and 0.02 < d["beta_star"] < 0.15
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_damping_measured_picture(report):
     """Issue 15, items 1–2: under the body dashpot mass the restitution falls as the packing refines (more
     contacts on the landing edge: ζ ≈ β√N) and as β rises; under the shared mass it hardly moves with the
@@ -147,6 +154,7 @@ def test_damping_measured_picture(report):
             assert m["passed"] is not False, m
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_calibration_fits_the_paper_peaks(report):
     """Issue 15, item 4's protocol run with the body dashpot mass: an interior least-squares optimum that
     brings the peaks to within 0.15° RMS of 004 Fig. 7 (measured 0.078° at β = 0.018 on the quick packing,
@@ -160,6 +168,7 @@ def test_calibration_fits_the_paper_peaks(report):
     assert not shared["at_bound"] and shared["beta"] > 5 * fit["beta"] and shared["rms_deg"] < 0.15
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
     sp = report[2]["single_pier"]
     for m in sp["metrics"]:
@@ -180,6 +189,7 @@ def test_single_pier_rocks_as_the_rigid_block_on_its_edges(report):
     assert max(abs(s["rigid_next"] - s["dem_next"]) for s in single) < 0.03
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_pier_deck_statics_and_frame(report):
     pd = report[2]["pier_deck"]
     for m in pd["metrics"]:
@@ -218,6 +228,7 @@ def test_unknown_case_is_refused(ti_cpu, tmp_path, capsys):
     assert "unknown case" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # the quick report, 2-4 min on 2 cores; CI runs it (.ci/run)
 def test_transfer_pier_converges_under_shared_mass(report):
     """Issue 15, item 3: the single pier's free-rocking swings (÷ release) agree within 1 % across r1 = 80 and
     60 mm under the shared mass with the Peña-calibrated β (measured 0.6 % over 8 s), while under the body mass
