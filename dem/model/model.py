@@ -120,9 +120,10 @@ class ModelBuilder:
         joints: how two bodies meet (docs/joints.md): ``"solid"`` (default) — the hull spheres of each meet the
             other's solid (its box, prism or drum; dem.model.contact_solid) as they meet a wall, one contact per
             sphere: when both bodies have a solid, the smaller flat face's spheres (of two of one size, the first
-            body's; edges and corners half from each side), when one has, the other's spheres; ``"spheres"`` — hull sphere against hull sphere (the joint then depends on how the two packings
-            register), the engine's joint before issue 29, kept to compare. Bodies without a solid (composed of
-            a template with none) meet sphere to sphere either way.
+            body's; edges and corners half from each side), when one has, the other's spheres; ``"spheres"`` —
+            hull sphere against hull sphere (the joint then depends on how the two packings register), the
+            engine's joint before issue 29, kept to compare. Bodies without a solid (composed of a template with
+            none) meet sphere to sphere either way.
     """
 
     def __init__(self, *, gravity=(0.0, 0.0, -9.81), joints: str = "solid"):
