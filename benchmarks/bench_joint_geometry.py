@@ -9,8 +9,6 @@ A step evaluates every entry once in the force pass and, under damping_mass "sha
 pass (interface_stiffness.py). Run it alone: the figures are wall-clock nanoseconds on a shared machine.
 """
 
-from __future__ import annotations
-
 import argparse
 import sys
 import time

@@ -21,6 +21,7 @@ The kernels compute the same (dem/physics/contact_solid.py) from the rows :func:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
+MAX_TURN = 0.05  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,49 @@ class ContactSolid:
                 best_gap[take] = gap[take]
                 area[take] = a
         return area
+
+    @functools.cached_property
+    def faces(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every part's flat faces: outward unit normals (F, 3) and areas (F,) [m²]."""
+        rows = [(normal, a) for part in self.parts for normal, _offset, a in _faces(part)]
+        return np.array([r[0] for r in rows]).reshape(-1, 3), np.array([r[1] for r in rows], float)
+
+    def scan_faces(self, directions, cos_limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each direction (n, 3): how many flat faces have their outward normal within the angle of cosine
+        `cos_limit` of it, and the least and largest of their areas [m²] (inf and −inf where none has)."""
+        normals, areas = self.faces
+        ok = np.asarray(directions, float).reshape(-1, 3) @ normals.T > cos_limit
+        return (ok.sum(axis=1), np.where(ok, areas, np.inf).min(axis=1, initial=np.inf),
+                np.where(ok, areas, -np.inf).max(axis=1, initial=-np.inf))
+
+    def nearest_parts(self, points) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """For each point (n, 3), template frame: its signed distance [m] to the nearest part, that part's index,
+        the normal (as :meth:`signed_distance`) and the distance to the next nearest part [m] (inf: one part)."""
+        p = np.asarray(points, float).reshape(-1, 3)
+        best = np.full(len(p), np.inf)
+        second = np.full(len(p), np.inf)
+        which = np.zeros(len(p), np.int64)
+        normal = np.zeros((len(p), 3))
+        for k, part in enumerate(self.parts):
+            d, n = _part_distance(part, p - part.offset)
+            take = d < best
+            second = np.where(take, best, np.minimum(second, d))
+            best[take] = d[take]
+            which[take] = k
+            normal[take] = n[take]
+        return best, which, normal, second
+
+    def face_margin(self, points, parts) -> np.ndarray:
+        """How far [m] inside the boundary of a flat face of part `parts[i]` lies the projection of each point (n, 3),
+        template frame, when the point is outside the part beyond that face's plane and its projection lies in the
+        face; ≤ 0 otherwise (dem/physics/contact_solid.py, ``_face_margin``)."""
+        p = np.asarray(points, float).reshape(-1, 3)
+        out = np.full(len(p), -1.0)
+        for k, part in enumerate(self.parts):
+            sel = np.flatnonzero(np.asarray(parts) == k)
+            if len(sel):
+                out[sel] = _face_margin(part, p[sel] - part.offset)
+        return out
 
 
 def _faces(part: ConvexPart):
@@ -185,6 +230,67 @@ def _polygon_distance(v: np.ndarray, q: np.ndarray, edges: int):
         best2[near] = d2[near]
         closest[near] = c[near]
     return smax, nmax, closest
+
+
+def _face_margin(part: ConvexPart, x: np.ndarray) -> np.ndarray:
+    """ContactSolid.face_margin for one part, points x (n, 3) in the part's frame."""
+    v = part.vertices
+    out = np.full(len(x), -1.0)
+    if part.kind == PRISM:
+        q = x[:, [0, 2]]
+        e = np.roll(v, -1, axis=0) - v
+        length = np.sqrt(np.sum(e * e, axis=1))
+        nrm = np.column_stack([e[:, 1], -e[:, 0]]) / length[:, None]
+        s = np.stack([(q - v[k]) @ nrm[k] for k in range(len(v))], axis=1)
+        k = np.argmax(s, axis=1)  # the first of equals, as on the device
+        smax = s[np.arange(len(x)), k]
+        inside_slab = part.half_thickness - np.abs(x[:, 1])
+        slab = (smax <= 0.0) & (inside_slab < 0.0)
+        out[slab] = -smax[slab]
+        side = (smax > 0.0) & (inside_slab >= 0.0)
+        t = np.sum((q - v[k]) * e[k], axis=1) / length[k]
+        out[side] = np.minimum(np.minimum(t, length[k] - t), inside_slab)[side]
+        return out
+    rho = np.hypot(x[:, 0], x[:, 1])
+    top, bottom = x[:, 2] > v[2, 1], x[:, 2] < v[1, 1]
+    out[top] = v[2, 0] - rho[top]
+    out[bottom & ~top] = v[1, 0] - rho[bottom & ~top]
+    return out
+
+
+def idle_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
+                 own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
+    """Which spheres, centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
+    [m] from its body's centre of mass, of a body with solid `own` and bounding radius own_bound [m], meet `solid`
+    (of a body of bounding radius bound [m]) with a stiffness share of 0 at every pose the two can reach before the
+    next pair search: the host's twin of dem/physics/contact_solid.py ``entry_idle`` (its docstring has the
+    reasoning). `nearest`: solid.nearest_parts(points); to_own: the rotation from the solid's body frame to the
+    sphere's body frame (rotᵀ own_rot); own_first: the sphere's body is the lower index. Bool (n,)."""
+    out = np.zeros(len(points), bool)
+    if own is None or len(points) == 0:
+        return out
+    turn = skin / min(own_bound, bound)
+    if turn >= MAX_TURN:
+        return out
+    # no face of the sphere's body is larger than the solid's smallest (of its size, for the first body): none idle
+    if own.faces[1].max() <= solid.faces[1].min() * (1.0 + SAME_AREA) and own_first:
+        return out
+    best, which, normal, second = nearest
+    reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
+    ok = (best > reach) & (second - best > 2.0 * reach)
+    ok[ok] = solid.face_margin(points[ok], which[ok]) > reach[ok]
+    if not ok.any():
+        return out
+    sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
+    loose = FACE_COS * np.sqrt(1.0 - turn * turn) - sin_face * turn
+    tight = FACE_COS + sin_face * turn
+    back = -normal[ok] @ to_own  # the direction the sphere's body looks back along, its own frame
+    sure, _least, _most = own.scan_faces(back, tight)
+    _count, least, _most = own.scan_faces(back, loose)
+    _count, _least, most = solid.scan_faces(normal[ok], FACE_COS)
+    small = least > most * (1.0 + SAME_AREA) if own_first else least >= most * (1.0 - SAME_AREA)
+    out[ok] = (sure > 0) & small
+    return out
 
 
 def _part_distance(part: ConvexPart, p: np.ndarray):

@@ -13,7 +13,7 @@ import math
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from ..model.contact_solid import FACE_COS, PRISM, SAME_AREA
+from ..model.contact_solid import FACE_COS, MAX_TURN, PRISM, SAME_AREA
 from . import contact_geometry as CG
 from .small_linalg import mat_vec
 
@@ -51,6 +51,23 @@ def _edge_normal(solid: ti.template(), row, k):  # in:
 
 
 @ti.func
+def _edge_max(solid: ti.template(), row, edges, q):  # in:
+    """For a 2-D point q and a part's convex polygon (vertex rows from `row`, of which the first `edges` edges
+    bound it): the largest n_k·(q − v_k) over its edges and that edge k (the first of equals).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    smax = -HUGE
+    kmax = 0
+    for k in range(edges):
+        s = (q - _vertex(solid, row, k)).dot(_edge_normal(solid, row, k))
+        if s > smax:
+            smax = s
+            kmax = k
+    return smax, kmax
+
+
+@ti.func
 def _polygon(solid: ti.template(), row, n, edges, q):  # in:
     """For a 2-D point q and a part's convex polygon (n vertex rows from `row`, counter-clockwise, of which the
     first `edges` edges bound it): the largest n_k·(q − v_k) over its edges, that edge's outward unit normal, and
@@ -61,14 +78,8 @@ def _polygon(solid: ti.template(), row, n, edges, q):  # in:
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    smax = -HUGE
-    nmax = ti.Vector([0.0, 0.0])
-    for k in range(edges):
-        nrm = _edge_normal(solid, row, k)
-        s = (q - _vertex(solid, row, k)).dot(nrm)
-        if s > smax:
-            smax = s
-            nmax = nrm
+    smax, kmax = _edge_max(solid, row, edges, q)
+    nmax = _edge_normal(solid, row, kmax)
     closest = q
     if smax > 0.0:
         best2 = HUGE
@@ -156,6 +167,99 @@ def solid_distance(solid: ti.template(), row0, p):  # in:
 
 
 @ti.func
+def _face_margin(solid: ti.template(), row, p):  # in:
+    """How far [m] inside the boundary of a flat face of the part whose header is row `row` lies the projection of p
+    (body frame, from the centre of mass [m]), when p is outside the part beyond that face's plane and its
+    projection lies in the face (then the projection is p's closest point on the part); ≤ 0 otherwise (p nearest an
+    edge, a corner or a drum's mantle, or inside). dem.model.contact_solid.ContactSolid.face_margin is the host's.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    o = solid[row + 1]
+    x = p - ti.Vector([o[0], o[1], o[2]])
+    margin = -1.0
+    if ti.cast(hdr[0], ti.i32) == PRISM:
+        half = hdr[2]
+        q = ti.Vector([x[0], x[2]])
+        smax, k = _edge_max(solid, row + 2, n, q)
+        inside_slab = half - ti.abs(x[1])
+        if smax <= 0.0 and inside_slab < 0.0:  # over a slab face: the distance to the polygon's boundary
+            margin = -smax
+        elif smax > 0.0 and inside_slab >= 0.0:  # beyond the side face of edge k: within its rectangle?
+            a = _vertex(solid, row + 2, k)
+            e = _vertex(solid, row + 2, (k + 1) % n) - a
+            length = e.norm()
+            t = (q - a).dot(e) / length
+            margin = ti.min(ti.min(t, length - t), inside_slab)
+    else:
+        lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
+        hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
+        rho = ti.sqrt(x[0] * x[0] + x[1] * x[1])
+        if x[2] > hi[1]:
+            margin = hi[0] - rho
+        elif x[2] < lo[1]:
+            margin = lo[0] - rho
+    return margin
+
+
+@ti.func
+def entry_idle(solid: ti.template(), x, own_rot, own_row, own_bound, pos, rot, row0, bound, own_first, skin):  # in:
+    """Whether a sphere centred at x [m], of a body with attitude own_rot, solid rows from own_row (−1: none) and
+    bounding radius own_bound [m], meets the solid (rows from row0) of a body at pos [m], rot, bounding radius bound
+    [m], with a stiffness share of 0 (sphere_side_share; own_first: the sphere's body is the lower index) at every
+    pose the two can reach while each moves less than `skin` [m] (the pair search's skin: the next search comes
+    first). Then the search leaves the entry out: its contact never carries anything (docs/joints.md, "Cost").
+
+    The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
+    own body's motion bound, and the solid's at the sphere's distance from its centre). The entry is idle when the
+    centre lies more than `reach` outside the solid, over one flat face F of its nearest part (the next part more
+    than twice `reach` farther), more than `reach` inside F's boundary (so F stays the closest feature and the
+    normal F's), and when every face of the sphere's body that can look back along −n within
+    10° after a turn of skin ÷ bound (a bound on either body's rotation) is at least F's size (larger than all of
+    the solid's faces aligned with F, or of their size when the sphere's body is the second), one of them surely.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    idle = 0
+    if own_row >= 0:
+        p = mat_vec(rot.transpose(), x - pos)
+        best = HUGE
+        second = HUGE
+        best_row = row0 + 1
+        best_n = ti.Vector([0.0, 0.0, 1.0])
+        row = row0 + 1
+        for _k in range(ti.cast(solid[row0][0], ti.i32)):
+            d, nrm = _part_distance(solid, row, p)
+            if d < best:
+                second = best
+                best = d
+                best_row = row
+                best_n = nrm
+            elif d < second:
+                second = d
+            row += 2 + ti.cast(solid[row][1], ti.i32)
+        turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
+        reach = skin * ti.max(1.0, ((x - pos).norm() + skin) / bound)  # the sphere's motion in the solid's frame
+        if best > reach and second - best > 2.0 * reach and turn < MAX_TURN:
+            if _face_margin(solid, best_row, p) > reach:
+                sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
+                loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
+                tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
+                back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
+                _a, sure, _l, _m = scan_faces(solid, own_row, back, back, tight)
+                _a2, _c, least, _m2 = scan_faces(solid, own_row, back, back, loose)
+                _a3, _c3, _l3, most = scan_faces(solid, row0, p, best_n, FACE_COS)
+                if sure > 0:
+                    if own_first == 1:
+                        idle = 1 if least > most * (1.0 + SAME_AREA) else 0
+                    else:
+                        idle = 1 if least >= most * (1.0 - SAME_AREA) else 0
+    return idle
+
+
+@ti.func
 def solid_trips(solid: ti.template(), row0):  # in:
     """Loop iterations of one distance to the solid whose rows start at row0 (the block path's budget).
 
@@ -197,13 +301,52 @@ def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
 
 
 @ti.func
-def _take(area, best_gap, cand_area, gap, aligned):
-    """The face so far (its area [m²], its plane's distance from the point [m]) or this one, if it is aligned and
-    nearer."""
-    if aligned and gap < best_gap:
-        area = cand_area
-        best_gap = gap
-    return area, best_gap
+def _take(f, area, gap, aligned):
+    """The faces so far, f = (the nearest one's area [m²], its plane's distance from the point [m], how many, their
+    least and largest areas [m²]), with one more of `area` and `gap` if it is aligned."""
+    if aligned:
+        if gap < f[1]:
+            f[0] = area
+            f[1] = gap
+        f[2] += 1.0
+        f[3] = ti.min(f[3], area)
+        f[4] = ti.max(f[4], area)
+    return f
+
+
+@ti.func
+def scan_faces(solid: ti.template(), row0, p, d, cos_limit):  # in:
+    """The flat faces of the solid (rows from row0) whose outward normal lies within the angle of cosine `cos_limit`
+    of d (unit, body frame), for a point p (body frame, from the centre of mass [m]): the area [m²] of the one whose
+    plane is nearest p (−1 when there is none), how many there are, and their least and largest areas [m²].
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    f = ti.Vector([-1.0, HUGE, 0.0, HUGE, -HUGE])
+    row = row0 + 1
+    for _k in range(ti.cast(solid[row0][0], ti.i32)):
+        hdr = solid[row]
+        n = ti.cast(hdr[1], ti.i32)
+        o = solid[row + 1]
+        x = p - ti.Vector([o[0], o[1], o[2]])
+        if ti.cast(hdr[0], ti.i32) == PRISM:
+            half = hdr[2]
+            for k in range(n):
+                n2 = _edge_normal(solid, row + 2, k)
+                if d[0] * n2[0] + d[2] * n2[1] > cos_limit:  # the side face of edge k looks along d
+                    a = _vertex(solid, row + 2, k)
+                    g = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
+                    length = (_vertex(solid, row + 2, (k + 1) % n) - a).norm()
+                    f = _take(f, length * 2.0 * half, g, True)
+            f = _take(f, o[3], ti.abs(x[1] - half), d[1] > cos_limit)
+            f = _take(f, o[3], ti.abs(-x[1] - half), -d[1] > cos_limit)
+        else:
+            lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
+            hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
+            f = _take(f, math.pi * lo[0] * lo[0], ti.abs(x[2] - lo[1]), -d[2] > cos_limit)
+            f = _take(f, math.pi * hi[0] * hi[0], ti.abs(x[2] - hi[1]), d[2] > cos_limit)
+        row += 2 + n
+    return f[0], ti.cast(f[2], ti.i32), f[3], f[4]
 
 
 @ti.func
@@ -215,31 +358,7 @@ def face_area(solid: ti.template(), row0, p, d):  # in:
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    area = -1.0
-    best_gap = HUGE
-    row = row0 + 1
-    for _k in range(ti.cast(solid[row0][0], ti.i32)):
-        hdr = solid[row]
-        n = ti.cast(hdr[1], ti.i32)
-        o = solid[row + 1]
-        x = p - ti.Vector([o[0], o[1], o[2]])
-        if ti.cast(hdr[0], ti.i32) == PRISM:
-            half = hdr[2]
-            for k in range(n):
-                n2 = _edge_normal(solid, row + 2, k)
-                if d[0] * n2[0] + d[2] * n2[1] > FACE_COS:  # the side face of edge k looks along d
-                    a = _vertex(solid, row + 2, k)
-                    gap = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
-                    length = (_vertex(solid, row + 2, (k + 1) % n) - a).norm()
-                    area, best_gap = _take(area, best_gap, length * 2.0 * half, gap, True)
-            area, best_gap = _take(area, best_gap, o[3], ti.abs(x[1] - half), d[1] > FACE_COS)
-            area, best_gap = _take(area, best_gap, o[3], ti.abs(-x[1] - half), -d[1] > FACE_COS)
-        else:
-            lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
-            hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
-            area, best_gap = _take(area, best_gap, math.pi * lo[0] * lo[0], ti.abs(x[2] - lo[1]), -d[2] > FACE_COS)
-            area, best_gap = _take(area, best_gap, math.pi * hi[0] * hi[0], ti.abs(x[2] - hi[1]), d[2] > FACE_COS)
-        row += 2 + n
+    area, _count, _least, _most = scan_faces(solid, row0, p, d, FACE_COS)
     return area
 
 

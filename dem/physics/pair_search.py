@@ -3,7 +3,9 @@ skin of each other, or of the other body's solid. Bounding spheres of the body-f
 (a k-d tree over the cluster centres), then the spheres of each close cluster pair are tested, all vectorised.
 Two bodies of which one or both have a solid (joints "solid", dem.model.contact_solid) meet through it instead: each
 hull sphere within the skin of the other body's solid is an entry (pair_entry.py), found by body bounding spheres and
-the solid's signed distance.
+the solid's signed distance, unless it would take no share of the stiffness at any pose the two bodies reach before
+the next search (the larger face's spheres of a joint, the second body's of two faces of one size:
+dem.model.contact_solid.idle_entries; docs/joints.md, "Cost").
 
 The shear history of entries still in the list is carried over by key (:func:`entry_keys`); entries that left the
 list were farther apart than the skin, so their contact was open and they have no history.
@@ -11,6 +13,8 @@ list were farther apart than the skin, so their contact was open and they have n
 
 import numpy as np
 from scipy.spatial import cKDTree
+
+from ..model.contact_solid import idle_entries
 
 
 def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
@@ -70,8 +74,12 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.n
                 close |= np.linalg.norm(local - part.offset, axis=1) - part.bound - r[idx] < skin
             idx, local = idx[close], local[close]
             if len(idx):
-                d, _n = solids[sol].signed_distance(local)
-                idx = idx[d - r[idx] < skin]
+                nearest = solids[sol].nearest_parts(local)
+                near = nearest[0] - r[idx] < skin
+                idle = idle_entries(solids[sph], solids[sol], local[near], tuple(a[near] for a in nearest),
+                                    np.linalg.norm(world[close][near] - pos[sol], axis=1), rot[sol].T @ rot[sph],
+                                    model.bound_radius[sph], model.bound_radius[sol], first, skin)
+                idx = idx[near][~idle]
             tag = np.full(len(idx), -1 - sol, np.int64)
             out.append(np.column_stack([idx, tag] if first else [tag, idx]))
     return np.concatenate(out).astype(np.int64)

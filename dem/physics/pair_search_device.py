@@ -18,7 +18,7 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from .contact_geometry import sphere_centre
-from .contact_solid import distance_to_solid, solid_row, solid_trips
+from .contact_solid import distance_to_solid, entry_idle, solid_row, solid_trips
 
 
 @ti.func
@@ -113,25 +113,37 @@ def _first_of_clump(md: ti.template(), g):  # in:
 
 
 @ti.func
-def _solid_entries(md: ti.template(), spheres, x_body, r_body, cl, solid_body, x_solid, r_solid, skin, g, h,  # in:
-                   base, k0, write: ti.template(), sphere_first: ti.template(),
+def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, solid_body, x_solid, r_solid,  # in:
+                   skin, g, h, base, k0, write: ti.template(), sphere_first: ti.template(),
                    ct: ti.template()):  # out:
-    """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, body pose x_body,
-    r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid): (i, −1 − solid_body, g, h)
+    """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, clump sphere_body
+    at pose x_body, r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid), but for those
+    that take no share of the stiffness until the next search (contact_solid.entry_idle): (i, −1 − solid_body, g, h)
     when ``sphere_first``, else (−1 − solid_body, i, g, h); stored from pairs[base + k0] with ``write``. Returns how
     many, and the loop iterations run.
 
     In/out — in md: sph_body, clump_param, solid; out ct: pairs[base + k0 ...] (with ``write``).
     """
     row0 = solid_row(md, solid_body)
+    own_row = solid_row(md, sphere_body)
+    own_bound = md.clump_param[sphere_body][LY.CP_RADIUS]
+    bound = md.clump_param[solid_body][LY.CP_RADIUS]
     per = 1 + solid_trips(md.solid, row0)
+    idle_per = 0  # entry_idle's loop iterations
+    if own_row >= 0:
+        idle_per = 3 * per + 2 * solid_trips(md.solid, own_row)
     k = k0
     trips = per
     if distance_to_solid(md.solid, sphere_centre(x_body, r_body, cl), x_solid, r_solid, row0) - cl[3] < skin:
-        trips += spheres[1] * per
+        trips += spheres[1] * (per + idle_per)
         for i in range(spheres[0], spheres[0] + spheres[1]):
             bi = md.sph_body[i]
-            if distance_to_solid(md.solid, sphere_centre(x_body, r_body, bi), x_solid, r_solid, row0) - bi[3] < skin:
+            xi = sphere_centre(x_body, r_body, bi)
+            near = 0
+            if distance_to_solid(md.solid, xi, x_solid, r_solid, row0) - bi[3] < skin:
+                near = 1 - entry_idle(md.solid, xi, r_body, own_row, own_bound, x_solid, r_solid, row0, bound,
+                                      1 if ti.static(sphere_first) else 0, skin)
+            if near == 1:
                 if ti.static(write):
                     if ti.static(sphere_first):
                         ct.pairs[base + k] = ti.Vector([i, -1 - solid_body, g, h])
@@ -169,11 +181,11 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
     xh = sphere_centre(xb, rb, ch)
     if solid_row(md, a) >= 0 or solid_row(md, b) >= 0:
         if solid_row(md, a) >= 0 and _first_of_clump(md, g):
-            n, t = _solid_entries(md, rh, xb, rb, ch, a, xa, ra, skin, g, h, base, k, write, False, ct)
+            n, t = _solid_entries(md, rh, b, xb, rb, ch, a, xa, ra, skin, g, h, base, k, write, False, ct)
             k += n
             trips += t
         if solid_row(md, b) >= 0 and _first_of_clump(md, h):
-            n, t = _solid_entries(md, rg, xa, ra, cg, b, xb, rb, skin, g, h, base, k, write, True, ct)
+            n, t = _solid_entries(md, rg, a, xa, ra, cg, b, xb, rb, skin, g, h, base, k, write, True, ct)
             k += n
             trips += t
     elif (xg - xh).norm() < cg[3] + ch[3] + skin:
