@@ -6,8 +6,9 @@
     hist      (Σ n_h·n_w,) vec5  per (hull sphere, wall): elastic shear force [N] (world frame), approach speed
                                  δ̇⁻ when the contact formed [m/s] (0 when the contact is open), shear
                                  stiffness k_s of the last step [N/m] (layout.HIST_*)
-    pairs     (W·2·cap,) ivec4  candidate pairs (hull sphere i of body a, hull sphere j of body b, cluster of
-                                 i, cluster of j), a < b, grouped by (a, b). World w's region holds two lists
+    pairs     (W·2·cap,) ivec5  body-pair list entries (side p of body a, side q of body b, cluster of p, cluster
+                                 of q, the search's hint; physics/pair_entry.py, layout.PAIR_*), a < b, grouped
+                                 by (a, b). World w's region holds two lists
                                  of ``pair_capacity`` pairs; the current one is the half counts[w, CT_PAIR_HALF]
                                  (the device search writes the new list into the other half, carries the
                                  history over, then swaps). The serial path's host search uses half 0.
@@ -48,20 +49,20 @@ class Contacts:
         cap = max(n, 2 * old)
         keep = None
         if self.pairs is not None:
-            keep = (self.pairs.to_numpy().reshape(self.world_count, 2, old, 4),
+            keep = (self.pairs.to_numpy().reshape(self.world_count, 2, old, LY.PAIR_WIDTH),
                     self.pair_hist.to_numpy().reshape(self.world_count, 2, old, LY.HIST_WIDTH))
-        self.pairs = ti.ndarray(ti.types.vector(4, ti.i32), self.world_count * 2 * cap)
+        self.pairs = ti.ndarray(ti.types.vector(LY.PAIR_WIDTH, ti.i32), self.world_count * 2 * cap)
         self.pair_hist = ti.ndarray(ti.types.vector(LY.HIST_WIDTH, runtime.real()), self.world_count * 2 * cap)
         self.pair_capacity = cap
         if keep is None:
             self.pairs.fill(0)
             self.pair_hist.fill(0.0)
         else:
-            p = np.zeros((self.world_count, 2, cap, 4), np.int32)
+            p = np.zeros((self.world_count, 2, cap, LY.PAIR_WIDTH), np.int32)
             h = np.zeros((self.world_count, 2, cap, LY.HIST_WIDTH), keep[1].dtype)
             p[:, :, :old] = keep[0]
             h[:, :, :old] = keep[1]
-            self.pairs.from_numpy(p.reshape(-1, 4))
+            self.pairs.from_numpy(p.reshape(-1, LY.PAIR_WIDTH))
             self.pair_hist.from_numpy(h.reshape(-1, LY.HIST_WIDTH))
         return True
 

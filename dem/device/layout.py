@@ -62,6 +62,10 @@ WRENCH_WIDTH = 6
 HIST_SHEAR, HIST_IMPACT, HIST_KS = 0, 3, 4
 HIST_WIDTH = 5
 
+# ---------------------------------------------------------------- per body-pair entry: pairs (physics/pair_entry.py)
+PAIR_P, PAIR_Q, PAIR_G, PAIR_H, PAIR_HINT = range(5)  # the two sides, their clusters, the search's hint
+PAIR_WIDTH = 5
+
 # ---------------------------------------------------------------- per wall: wall_state
 WS_DISP, WS_MOTION, WS_VEL_HALF, WS_VEL_NOW = 0, 3, 4, 7
 WALL_STATE_WIDTH = 10

@@ -35,6 +35,8 @@ MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
 MAX_TURN = 0.05  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
+IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
+FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
 
 
 @dataclass(frozen=True)
@@ -123,17 +125,25 @@ class ContactSolid:
             normal[take] = n[take]
         return best, which, normal, second
 
-    def face_margin(self, points, parts) -> np.ndarray:
+    def face_margin(self, points, parts) -> tuple[np.ndarray, np.ndarray]:
         """How far [m] inside the boundary of a flat face of part `parts[i]` lies the projection of each point (n, 3),
         template frame, when the point is outside the part beyond that face's plane and its projection lies in the
-        face; ≤ 0 otherwise (dem/physics/contact_solid.py, ``_face_margin``)."""
+        face (≤ 0 otherwise), and that face's index in the part (:func:`_faces`' order) (dem/physics/
+        contact_solid.py, ``_face_margin``)."""
         p = np.asarray(points, float).reshape(-1, 3)
-        out = np.full(len(p), -1.0)
+        margin = np.full(len(p), -1.0)
+        face = np.zeros(len(p), np.int64)
         for k, part in enumerate(self.parts):
             sel = np.flatnonzero(np.asarray(parts) == k)
             if len(sel):
-                out[sel] = _face_margin(part, p[sel] - part.offset)
-        return out
+                margin[sel], face[sel] = _face_margin(part, p[sel] - part.offset)
+        return margin, face
+
+    @functools.cached_property
+    def part_rows(self) -> np.ndarray:
+        """Each part's header row in :func:`device_rows`, counted from the solid's first row."""
+        return 1 + np.concatenate([[0], np.cumsum([2 + len(part.vertices) for part in self.parts])[:-1]]).astype(
+            np.int64)
 
 
 def _faces(part: ConvexPart):
@@ -232,10 +242,11 @@ def _polygon_distance(v: np.ndarray, q: np.ndarray, edges: int):
     return smax, nmax, closest
 
 
-def _face_margin(part: ConvexPart, x: np.ndarray) -> np.ndarray:
+def _face_margin(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """ContactSolid.face_margin for one part, points x (n, 3) in the part's frame."""
     v = part.vertices
     out = np.full(len(x), -1.0)
+    face = np.zeros(len(x), np.int64)
     if part.kind == PRISM:
         q = x[:, [0, 2]]
         e = np.roll(v, -1, axis=0) - v
@@ -247,49 +258,60 @@ def _face_margin(part: ConvexPart, x: np.ndarray) -> np.ndarray:
         inside_slab = part.half_thickness - np.abs(x[:, 1])
         slab = (smax <= 0.0) & (inside_slab < 0.0)
         out[slab] = -smax[slab]
+        face[slab] = np.where(x[slab, 1] > 0.0, len(v), len(v) + 1)
         side = (smax > 0.0) & (inside_slab >= 0.0)
         t = np.sum((q - v[k]) * e[k], axis=1) / length[k]
         out[side] = np.minimum(np.minimum(t, length[k] - t), inside_slab)[side]
-        return out
+        face[side] = k[side]
+        return out, face
     rho = np.hypot(x[:, 0], x[:, 1])
     top, bottom = x[:, 2] > v[2, 1], x[:, 2] < v[1, 1]
     out[top] = v[2, 0] - rho[top]
     out[bottom & ~top] = v[1, 0] - rho[bottom & ~top]
-    return out
+    face[top] = 1
+    return out, face
 
 
-def idle_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
-                 own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
-    """Which spheres, centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
-    [m] from its body's centre of mass, of a body with solid `own` and bounding radius own_bound [m], meet `solid`
-    (of a body of bounding radius bound [m]) with a stiffness share of 0 at every pose the two can reach before the
-    next pair search: the host's twin of dem/physics/contact_solid.py ``entry_idle`` (its docstring has the
-    reasoning). `nearest`: solid.nearest_parts(points); to_own: the rotation from the solid's body frame to the
-    sphere's body frame (rotᵀ own_rot); own_first: the sphere's body is the lower index. Bool (n,)."""
-    out = np.zeros(len(points), bool)
-    if own is None or len(points) == 0:
+def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
+                     own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
+    """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
+    the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest feature stays that flat
+    face of the solid and its share stays 1: the step measures its distance to the face's plane alone), or GENERAL.
+    The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
+    [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
+    the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
+    from the solid's body frame to the sphere's (rotᵀ own_rot); own_first: the sphere's body is the lower index.
+    The host's twin of dem/physics/contact_solid.py ``classify_entry`` (its docstring has the reasoning). Int (n,)."""
+    out = np.full(len(points), GENERAL, np.int64)
+    if len(points) == 0:
         return out
     turn = skin / min(own_bound, bound)
-    if turn >= MAX_TURN:
-        return out
-    # no face of the sphere's body is larger than the solid's smallest (of its size, for the first body): none idle
-    if own.faces[1].max() <= solid.faces[1].min() * (1.0 + SAME_AREA) and own_first:
-        return out
     best, which, normal, second = nearest
     reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
     ok = (best > reach) & (second - best > 2.0 * reach)
-    ok[ok] = solid.face_margin(points[ok], which[ok]) > reach[ok]
-    if not ok.any():
+    margin, face = solid.face_margin(points[ok], which[ok])
+    code = np.full(len(points), GENERAL, np.int64)
+    code[ok] = solid.part_rows[which[ok]] * FACE_CODE + face
+    ok[ok] = margin > reach[ok]
+    if own is None:  # the share is 1 whatever the faces
+        out[ok] = code[ok]
+        return out
+    if turn >= MAX_TURN or not ok.any():
         return out
     sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
     loose = FACE_COS * np.sqrt(1.0 - turn * turn) - sin_face * turn
     tight = FACE_COS + sin_face * turn
     back = -normal[ok] @ to_own  # the direction the sphere's body looks back along, its own frame
     sure, _least, _most = own.scan_faces(back, tight)
-    _count, least, _most = own.scan_faces(back, loose)
-    _count, _least, most = solid.scan_faces(normal[ok], FACE_COS)
-    small = least > most * (1.0 + SAME_AREA) if own_first else least >= most * (1.0 - SAME_AREA)
-    out[ok] = (sure > 0) & small
+    _count, own_least, own_most = own.scan_faces(back, loose)
+    _count, least, most = solid.scan_faces(normal[ok], FACE_COS)
+    if own_first:
+        idle, carry = own_least > most * (1.0 + SAME_AREA), own_most <= least * (1.0 + SAME_AREA)
+    else:
+        idle, carry = own_least >= most * (1.0 - SAME_AREA), own_most < least * (1.0 - SAME_AREA)
+    idx = np.flatnonzero(ok)
+    out[idx[(sure > 0) & carry]] = code[idx[(sure > 0) & carry]]
+    out[idx[(sure > 0) & idle]] = IDLE
     return out
 
 

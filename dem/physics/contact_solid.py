@@ -13,7 +13,7 @@ import math
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from ..model.contact_solid import FACE_COS, MAX_TURN, PRISM, SAME_AREA
+from ..model.contact_solid import FACE_CODE, FACE_COS, GENERAL, IDLE, MAX_TURN, PRISM, SAME_AREA
 from . import contact_geometry as CG
 from .small_linalg import mat_vec
 
@@ -171,7 +171,8 @@ def _face_margin(solid: ti.template(), row, p):  # in:
     """How far [m] inside the boundary of a flat face of the part whose header is row `row` lies the projection of p
     (body frame, from the centre of mass [m]), when p is outside the part beyond that face's plane and its
     projection lies in the face (then the projection is p's closest point on the part); ≤ 0 otherwise (p nearest an
-    edge, a corner or a drum's mantle, or inside). dem.model.contact_solid.ContactSolid.face_margin is the host's.
+    edge, a corner or a drum's mantle, or inside); and that face's index in the part (prism: side faces 0 … n − 1,
+    then +y, −y; frustum: base, top). dem.model.contact_solid.ContactSolid.face_margin is the host's.
 
     In/out — in solid: the model's solid rows (md.solid).
     """
@@ -180,6 +181,7 @@ def _face_margin(solid: ti.template(), row, p):  # in:
     o = solid[row + 1]
     x = p - ti.Vector([o[0], o[1], o[2]])
     margin = -1.0
+    face = 0
     if ti.cast(hdr[0], ti.i32) == PRISM:
         half = hdr[2]
         q = ti.Vector([x[0], x[2]])
@@ -187,76 +189,125 @@ def _face_margin(solid: ti.template(), row, p):  # in:
         inside_slab = half - ti.abs(x[1])
         if smax <= 0.0 and inside_slab < 0.0:  # over a slab face: the distance to the polygon's boundary
             margin = -smax
+            face = n if x[1] > 0.0 else n + 1
         elif smax > 0.0 and inside_slab >= 0.0:  # beyond the side face of edge k: within its rectangle?
             a = _vertex(solid, row + 2, k)
             e = _vertex(solid, row + 2, (k + 1) % n) - a
             length = e.norm()
             t = (q - a).dot(e) / length
             margin = ti.min(ti.min(t, length - t), inside_slab)
+            face = k
     else:
         lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
         hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
         rho = ti.sqrt(x[0] * x[0] + x[1] * x[1])
         if x[2] > hi[1]:
             margin = hi[0] - rho
+            face = 1
         elif x[2] < lo[1]:
             margin = lo[0] - rho
-    return margin
+    return margin, face
 
 
 @ti.func
-def entry_idle(solid: ti.template(), x, own_rot, own_row, own_bound, pos, rot, row0, bound, own_first, skin):  # in:
-    """Whether a sphere centred at x [m], of a body with attitude own_rot, solid rows from own_row (−1: none) and
-    bounding radius own_bound [m], meets the solid (rows from row0) of a body at pos [m], rot, bounding radius bound
-    [m], with a stiffness share of 0 (sphere_side_share; own_first: the sphere's body is the lower index) at every
-    pose the two can reach while each moves less than `skin` [m] (the pair search's skin: the next search comes
-    first). Then the search leaves the entry out: its contact never carries anything (docs/joints.md, "Cost").
-
-    The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
-    own body's motion bound, and the solid's at the sphere's distance from its centre). The entry is idle when the
-    centre lies more than `reach` outside the solid, over one flat face F of its nearest part (the next part more
-    than twice `reach` farther), more than `reach` inside F's boundary (so F stays the closest feature and the
-    normal F's), and when every face of the sphere's body that can look back along −n within
-    10° after a turn of skin ÷ bound (a bound on either body's rotation) is at least F's size (larger than all of
-    the solid's faces aligned with F, or of their size when the sphere's body is the second), one of them surely.
+def _face_plane(solid: ti.template(), row, face, p):  # in:
+    """The signed distance [m] of p (body frame, from the centre of mass [m]) to the plane of face `face` of the part
+    whose header is row `row` (:func:`_face_margin`'s numbering), and its outward unit normal (body frame).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    idle = 0
-    if own_row >= 0:
-        p = mat_vec(rot.transpose(), x - pos)
-        best = HUGE
-        second = HUGE
-        best_row = row0 + 1
-        best_n = ti.Vector([0.0, 0.0, 1.0])
-        row = row0 + 1
-        for _k in range(ti.cast(solid[row0][0], ti.i32)):
-            d, nrm = _part_distance(solid, row, p)
-            if d < best:
-                second = best
-                best = d
-                best_row = row
-                best_n = nrm
-            elif d < second:
-                second = d
-            row += 2 + ti.cast(solid[row][1], ti.i32)
-        turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
-        reach = skin * ti.max(1.0, ((x - pos).norm() + skin) / bound)  # the sphere's motion in the solid's frame
-        if best > reach and second - best > 2.0 * reach and turn < MAX_TURN:
-            if _face_margin(solid, best_row, p) > reach:
-                sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
-                loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
-                tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
-                back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
-                _a, sure, _l, _m = scan_faces(solid, own_row, back, back, tight)
-                _a2, _c, least, _m2 = scan_faces(solid, own_row, back, back, loose)
-                _a3, _c3, _l3, most = scan_faces(solid, row0, p, best_n, FACE_COS)
-                if sure > 0:
-                    if own_first == 1:
-                        idle = 1 if least > most * (1.0 + SAME_AREA) else 0
-                    else:
-                        idle = 1 if least >= most * (1.0 - SAME_AREA) else 0
-    return idle
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    o = solid[row + 1]
+    x = p - ti.Vector([o[0], o[1], o[2]])
+    dist = 0.0
+    normal = ti.Vector([0.0, 0.0, 1.0])
+    if ti.cast(hdr[0], ti.i32) == PRISM:
+        if face < n:
+            n2 = _edge_normal(solid, row + 2, face)
+            dist = x[0] * n2[0] + x[2] * n2[1] - n2.dot(_vertex(solid, row + 2, face))
+            normal = ti.Vector([n2[0], 0.0, n2[1]])
+        elif face == n:
+            dist = x[1] - hdr[2]
+            normal = ti.Vector([0.0, 1.0, 0.0])
+        else:
+            dist = -x[1] - hdr[2]
+            normal = ti.Vector([0.0, -1.0, 0.0])
+    elif face == 1:
+        dist = x[2] - _vertex(solid, row + 2, 2)[1]
+    else:
+        dist = _vertex(solid, row + 2, 1)[1] - x[2]
+        normal = ti.Vector([0.0, 0.0, -1.0])
+    return dist, normal
+
+
+@ti.func
+def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, rot, row0, bound, own_first,  # in:
+                   skin):
+    """The pair search's hint for a sphere centred at x [m], of a body with attitude own_rot, solid rows from own_row
+    (−1: none) and bounding radius own_bound [m], against the solid (rows from row0) of a body at pos [m], rot,
+    bounding radius bound [m] (own_first: the sphere's body is the lower index), until the next search, while each
+    body moves less than `skin` [m]: IDLE (its stiffness share, sphere_side_share, is 0 at every pose the two can
+    reach: the search leaves it out), a face code ≥ 0 (its closest feature stays one flat face F of the solid and
+    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_face`), or GENERAL.
+
+    The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
+    own body's motion bound, and the solid's at the sphere's distance from its centre). F is kept when the centre
+    lies more than `reach` outside the solid, over F of its nearest part (the next part more than twice `reach`
+    farther), more than `reach` inside F's boundary: then F stays the closest feature and the normal F's. Its share:
+    the faces of the sphere's body that can look back along −n within 10° after a turn of skin ÷ bound (a bound on
+    either body's rotation), one of them surely, against the solid's faces within 10° of F's normal: all at least
+    their size (larger, for the first body), IDLE; all smaller (at most their size, for the first body), the code.
+    dem.model.contact_solid.classify_entries is the host's.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hint = GENERAL
+    p = mat_vec(rot.transpose(), x - pos)
+    best = HUGE
+    second = HUGE
+    best_row = row0 + 1
+    best_n = ti.Vector([0.0, 0.0, 1.0])
+    row = row0 + 1
+    for _k in range(ti.cast(solid[row0][0], ti.i32)):
+        d, nrm = _part_distance(solid, row, p)
+        if d < best:
+            second = best
+            best = d
+            best_row = row
+            best_n = nrm
+        elif d < second:
+            second = d
+        row += 2 + ti.cast(solid[row][1], ti.i32)
+    reach = skin * ti.max(1.0, ((x - pos).norm() + skin) / bound)  # the sphere's motion in the solid's frame
+    if best > reach and second - best > 2.0 * reach:
+        margin, face = _face_margin(solid, best_row, p)
+        code = (best_row - row0) * FACE_CODE + face
+        if margin > reach:
+            if own_row < 0:  # the share is 1 whatever the faces
+                hint = code
+            else:
+                turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
+                if turn < MAX_TURN:
+                    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
+                    loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
+                    tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
+                    back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
+                    _a, sure, _l, _m = scan_faces(solid, own_row, back, back, tight)
+                    _a2, _c, own_least, own_most = scan_faces(solid, own_row, back, back, loose)
+                    _a3, _c3, least, most = scan_faces(solid, row0, p, best_n, FACE_COS)
+                    if sure > 0:
+                        if own_first == 1:
+                            if own_least > most * (1.0 + SAME_AREA):
+                                hint = IDLE
+                            elif own_most <= least * (1.0 + SAME_AREA):
+                                hint = code
+                        else:
+                            if own_least >= most * (1.0 - SAME_AREA):
+                                hint = IDLE
+                            elif own_most < least * (1.0 - SAME_AREA):
+                                hint = code
+    return hint
 
 
 @ti.func
@@ -279,14 +330,9 @@ def distance_to_solid(solid: ti.template(), x, pos, rot, row0):  # in:
 
 
 @ti.func
-def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
-    """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
-    ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
-
-    In/out — in solid: the model's solid rows (md.solid).
-    """
-    p = mat_vec(body.rot.transpose(), x - body.pos)
-    dist, n_body = solid_distance(solid, row0, p)
+def _sphere_on(x, r, body, dist, n_body):
+    """The ``ContactGeometry`` (without motion) of a sphere of centre x [m] and radius r [m] whose centre lies at
+    signed distance dist [m] from a solid of `body` along n_body (unit, body frame, towards the sphere)."""
     g = CG.ContactGeometry(touching=0)
     overlap = r - dist
     if overlap > 0.0:
@@ -298,6 +344,29 @@ def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
         g.r_eff = r  # R̄ = R_ball, as against a wall (spec §2)
         g.ratio = overlap / r
     return g
+
+
+@ti.func
+def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
+    """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
+    ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    dist, n_body = solid_distance(solid, row0, mat_vec(body.rot.transpose(), x - body.pos))
+    return _sphere_on(x, r, body, dist, n_body)
+
+
+@ti.func
+def sphere_face(solid: ti.template(), x, r, body, row0, code):  # in:
+    """:func:`sphere_solid` for a sphere whose closest feature of the solid is the flat face of hint `code` (the pair
+    search's, :func:`classify_entry`): the distance to the face's plane, its normal.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    dist, n_body = _face_plane(solid, row0 + code // FACE_CODE, code % FACE_CODE,
+                               mat_vec(body.rot.transpose(), x - body.pos))
+    return _sphere_on(x, r, body, dist, n_body)
 
 
 @ti.func

@@ -1,8 +1,10 @@
 """An entry of a world's body-pair list (contacts.py: ``pairs``), whatever kind of contact it stands for.
 
-An entry (p, q, g, h) holds two sides, p of body a and q of body b, a < b, and the clusters g, h the device search
-orders it by (pair_search_device.py). A side ≥ 0 is a hull sphere (global index); a side < 0 stands for the solid
-of clump −1 − side (physics/contact_solid.py). So an entry is one of
+An entry (p, q, g, h, hint) holds two sides, p of body a and q of body b, a < b, the clusters g, h the device search
+orders it by (pair_search_device.py), and the search's hint (dem.model.contact_solid.classify_entries): ≥ 0, the one
+flat face of the solid that stays the sphere's closest feature, its share 1, till the next search (the step measures
+the distance to its plane and skips the share); −1, the whole narrow phase each step. A side ≥ 0 is a hull sphere
+(global index); a side < 0 stands for the solid of clump −1 − side (physics/contact_solid.py). So an entry is one of
     (i, j)          hull sphere i of a against hull sphere j of b          bodies without solids (joints "spheres")
     (i, −1 − b)     hull sphere i of a against b's solid                   joints "solid"
     (−1 − a, j)     hull sphere j of b against a's solid                   joints "solid"
@@ -14,10 +16,11 @@ block on a wide one, a wide one on a narrow pedestal: the pivot is the narrow fa
 size, body a's (the lower index) do.
 """
 
+from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from .contact_geometry import sphere_centre, sphere_sphere
-from .contact_solid import face_area, sphere_side_share, sphere_solid
+from .contact_solid import face_area, sphere_face, sphere_side_share, sphere_solid
 from .small_linalg import mat_vec
 
 
@@ -46,8 +49,8 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
 
     In/out — in md: solid.
     """
-    share = 1.0
-    if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0:
+    share = 1.0  # (a hint ≥ 0: the search found the share 1 till the next search)
+    if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0 and pair[LY.PAIR_HINT] < 0:
         n = g.normal  # from b towards a: a's face there looks along −n, b's along n
         area_a = face_area(md.solid, ba.solid, mat_vec(ba.rot.transpose(), g.point - ba.pos),
                            -mat_vec(ba.rot.transpose(), n))
@@ -75,9 +78,17 @@ def pair_geometry(md: ti.template(), pair, ba, bb):  # in:
         g = sphere_sphere(sphere_centre(ba.pos, ba.rot, bi), bi[3], sphere_centre(bb.pos, bb.rot, bj), bj[3])
     elif pair[1] < 0:
         bi = md.sph_body[pair[0]]
-        g = sphere_solid(md.solid, sphere_centre(ba.pos, ba.rot, bi), bi[3], bb, bb.solid)
+        xi = sphere_centre(ba.pos, ba.rot, bi)
+        if pair[LY.PAIR_HINT] >= 0:
+            g = sphere_face(md.solid, xi, bi[3], bb, bb.solid, pair[LY.PAIR_HINT])
+        else:
+            g = sphere_solid(md.solid, xi, bi[3], bb, bb.solid)
     else:
         bj = md.sph_body[pair[1]]
-        g = sphere_solid(md.solid, sphere_centre(bb.pos, bb.rot, bj), bj[3], ba, ba.solid)
+        xj = sphere_centre(bb.pos, bb.rot, bj)
+        if pair[LY.PAIR_HINT] >= 0:
+            g = sphere_face(md.solid, xj, bj[3], ba, ba.solid, pair[LY.PAIR_HINT])
+        else:
+            g = sphere_solid(md.solid, xj, bj[3], ba, ba.solid)
         g.normal = -g.normal
     return g

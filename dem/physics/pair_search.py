@@ -4,8 +4,9 @@ skin of each other, or of the other body's solid. Bounding spheres of the body-f
 Two bodies of which one or both have a solid (joints "solid", dem.model.contact_solid) meet through it instead: each
 hull sphere within the skin of the other body's solid is an entry (pair_entry.py), found by body bounding spheres and
 the solid's signed distance, unless it would take no share of the stiffness at any pose the two bodies reach before
-the next search (the larger face's spheres of a joint, the second body's of two faces of one size:
-dem.model.contact_solid.idle_entries; docs/joints.md, "Cost").
+the next search (the larger face's spheres of a joint, the second body's of two faces of one size); each with a hint
+for the step: a face of the solid that stays the closest feature of a sphere that carries the joint whole, or none
+(dem.model.contact_solid.classify_entries; docs/joints.md, "Cost").
 
 The shear history of entries still in the list is carried over by key (:func:`entry_keys`); entries that left the
 list were farther apart than the skin, so their contact was open and they have no history.
@@ -14,25 +15,30 @@ list were farther apart than the skin, so their contact was open and they have n
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ..model.contact_solid import idle_entries
+from ..model.contact_solid import GENERAL, IDLE, classify_entries
 
 
 def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
-    """Candidate entries (p, q) of the body-pair list within `skin` [m] of touching (pair_entry.py: hull spheres
-    ≥ 0, a clump's solid −1 − clump; world-local), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 2),
-    int64."""
+    """Candidate entries (p, q, hint) of the body-pair list within `skin` [m] of touching (pair_entry.py: hull
+    spheres ≥ 0, a clump's solid −1 − clump; world-local; the hint: dem.model.contact_solid.classify_entries, GENERAL
+    for a sphere pair), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 3), int64."""
     solid = np.array([s is not None for s in model.contact_solids], bool)
     if not solid.any():
-        return _sphere_pairs(model, pos, rot, skin)
+        return _with_hints(_sphere_pairs(model, pos, rot, skin))
     spheres = np.zeros((0, 2), np.int64)
     if np.count_nonzero(~solid) >= 2:  # sphere pairs only between two bodies without a solid
         spheres = _sphere_pairs(model, pos, rot, skin)
         info = model.sph_info_np[:, 0].astype(np.int64)
         spheres = spheres[~(solid[info[spheres[:, 0]]] | solid[info[spheres[:, 1]]])]
-    out = np.concatenate([spheres, _solid_entries(model, pos, rot, skin)])
+    out = np.concatenate([_with_hints(spheres), _solid_entries(model, pos, rot, skin)])
     a, b = entry_bodies(model, out)
     order = np.lexsort((out[:, 1], out[:, 0], b, a))
     return out[order]
+
+
+def _with_hints(pairs: np.ndarray) -> np.ndarray:
+    """Sphere pairs (n, 2) with their hint, GENERAL: (n, 3)."""
+    return np.column_stack([pairs, np.full(len(pairs), GENERAL, np.int64)])
 
 
 def entry_bodies(model, entries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -51,15 +57,16 @@ def entry_keys(model, entries: np.ndarray) -> np.ndarray:
 
 
 def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
-    """Entries (i, −1 − b) and (−1 − a, j) of hull spheres within `skin` of another body's solid, for every two
-    bodies a < b of which one has a solid and whose bounding spheres come within the skin."""
+    """Entries (i, −1 − b, hint) and (−1 − a, j, hint) of hull spheres within `skin` of another body's solid, for
+    every two bodies a < b of which one has a solid and whose bounding spheres come within the skin, but for the idle
+    ones (classify_entries)."""
     n = model.clump_count
     solids = model.contact_solids
     a, b = np.triu_indices(n, 1)
     near = np.linalg.norm(pos[a] - pos[b], axis=1) < model.bound_radius[a] + model.bound_radius[b] + skin
     has = np.array([s is not None for s in solids])
     a, b = a[near & (has[a] | has[b])], b[near & (has[a] | has[b])]
-    out = [np.zeros((0, 2), np.int64)]
+    out = [np.zeros((0, 3), np.int64)]
     body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
     for x, y in zip(a, b):
         for sph, sol, first in ((x, y, True), (y, x, False)):  # sph's spheres against sol's solid
@@ -73,15 +80,17 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.n
             for part in solids[sol].parts:
                 close |= np.linalg.norm(local - part.offset, axis=1) - part.bound - r[idx] < skin
             idx, local = idx[close], local[close]
+            hint = np.zeros(0, np.int64)
             if len(idx):
                 nearest = solids[sol].nearest_parts(local)
                 near = nearest[0] - r[idx] < skin
-                idle = idle_entries(solids[sph], solids[sol], local[near], tuple(a[near] for a in nearest),
-                                    np.linalg.norm(world[close][near] - pos[sol], axis=1), rot[sol].T @ rot[sph],
-                                    model.bound_radius[sph], model.bound_radius[sol], first, skin)
-                idx = idx[near][~idle]
+                hint = classify_entries(solids[sph], solids[sol], local[near], tuple(a[near] for a in nearest),
+                                        np.linalg.norm(world[close][near] - pos[sol], axis=1), rot[sol].T @ rot[sph],
+                                        model.bound_radius[sph], model.bound_radius[sol], first, skin)
+                idx = idx[near][hint != IDLE]
+                hint = hint[hint != IDLE]
             tag = np.full(len(idx), -1 - sol, np.int64)
-            out.append(np.column_stack([idx, tag] if first else [tag, idx]))
+            out.append(np.column_stack([idx, tag, hint] if first else [tag, idx, hint]))
     return np.concatenate(out).astype(np.int64)
 
 

@@ -17,8 +17,9 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
+from ..model.contact_solid import GENERAL, IDLE
 from .contact_geometry import sphere_centre
-from .contact_solid import distance_to_solid, entry_idle, solid_row, solid_trips
+from .contact_solid import classify_entry, distance_to_solid, solid_row, solid_trips
 
 
 @ti.func
@@ -118,9 +119,9 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
                    ct: ti.template()):  # out:
     """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, clump sphere_body
     at pose x_body, r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid), but for those
-    that take no share of the stiffness until the next search (contact_solid.entry_idle): (i, −1 − solid_body, g, h)
-    when ``sphere_first``, else (−1 − solid_body, i, g, h); stored from pairs[base + k0] with ``write``. Returns how
-    many, and the loop iterations run.
+    that take no share of the stiffness until the next search (contact_solid.classify_entry): (i, −1 − solid_body, g,
+    h, hint) when ``sphere_first``, else (−1 − solid_body, i, g, h, hint); stored from pairs[base + k0] with
+    ``write``. Returns how many, and the loop iterations run.
 
     In/out — in md: sph_body, clump_param, solid; out ct: pairs[base + k0 ...] (with ``write``).
     """
@@ -129,7 +130,7 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
     own_bound = md.clump_param[sphere_body][LY.CP_RADIUS]
     bound = md.clump_param[solid_body][LY.CP_RADIUS]
     per = 1 + solid_trips(md.solid, row0)
-    idle_per = 0  # entry_idle's loop iterations
+    idle_per = 0  # classify_entry's loop iterations
     if own_row >= 0:
         idle_per = 3 * per + 2 * solid_trips(md.solid, own_row)
     k = k0
@@ -139,16 +140,16 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
         for i in range(spheres[0], spheres[0] + spheres[1]):
             bi = md.sph_body[i]
             xi = sphere_centre(x_body, r_body, bi)
-            near = 0
+            hint = IDLE
             if distance_to_solid(md.solid, xi, x_solid, r_solid, row0) - bi[3] < skin:
-                near = 1 - entry_idle(md.solid, xi, r_body, own_row, own_bound, x_solid, r_solid, row0, bound,
+                hint = classify_entry(md.solid, xi, r_body, own_row, own_bound, x_solid, r_solid, row0, bound,
                                       1 if ti.static(sphere_first) else 0, skin)
-            if near == 1:
+            if hint != IDLE:
                 if ti.static(write):
                     if ti.static(sphere_first):
-                        ct.pairs[base + k] = ti.Vector([i, -1 - solid_body, g, h])
+                        ct.pairs[base + k] = ti.Vector([i, -1 - solid_body, g, h, hint])
                     else:
-                        ct.pairs[base + k] = ti.Vector([-1 - solid_body, i, g, h])
+                        ct.pairs[base + k] = ti.Vector([-1 - solid_body, i, g, h, hint])
                 k += 1
     return k - k0, trips
 
@@ -156,7 +157,7 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
 @ti.func
 def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write: ti.template(),  # in:
                   ct: ti.template()):  # out:
-    """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h) at
+    """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h, hint) at
     pairs[base + k0 ...] with ``write`` (pair_entry.py): sphere pairs when neither body has a solid (none unless the
     bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's first cluster,
     then g's spheres against b's solid when h is b's first cluster (each cluster against each other body's solid
@@ -198,7 +199,7 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
                 xj = sphere_centre(xb, rb, bj)
                 if (xi - xj).norm() - bi[3] - bj[3] < skin:
                     if ti.static(write):
-                        ct.pairs[base + k] = ti.Vector([i, j, g, h])
+                        ct.pairs[base + k] = ti.Vector([i, j, g, h, GENERAL])
                     k += 1
     return k - k0, trips
 

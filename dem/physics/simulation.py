@@ -309,9 +309,11 @@ class Simulation:
             old = np.where(old >= 0, old - h0, old + c0)
             hist = carry_history(entry_keys(m, old), old_hist, entry_keys(m, pairs))
             new = c.pair_region(w, 0)
-            block = np.zeros((c.pair_capacity, 4), np.int32)
-            block[: len(pairs), 0:2] = np.where(pairs >= 0, pairs + h0, pairs - c0)
-            block[: len(pairs), 2:4] = clusters + int(dm.cluster_start[w])
+            block = np.zeros((c.pair_capacity, LY.PAIR_WIDTH), np.int32)
+            block[: len(pairs), LY.PAIR_P: LY.PAIR_Q + 1] = np.where(pairs[:, :2] >= 0, pairs[:, :2] + h0,
+                                                                     pairs[:, :2] - c0)
+            block[: len(pairs), LY.PAIR_G: LY.PAIR_H + 1] = clusters + int(dm.cluster_start[w])
+            block[: len(pairs), LY.PAIR_HINT] = pairs[:, 2]
             pairs_all[new] = block
             hist_block = np.zeros((c.pair_capacity, LY.HIST_WIDTH), hist_all.dtype)
             hist_block[: len(pairs)] = hist
