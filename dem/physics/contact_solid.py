@@ -249,7 +249,8 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     bounding radius bound [m] (own_first: the sphere's body is the lower index), until the next search, while each
     body moves less than `skin` [m]: IDLE (its stiffness share, sphere_side_share, is 0 at every pose the two can
     reach: the search leaves it out), a face code ≥ 0 (its closest feature stays one flat face F of the solid and
-    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_face`), or GENERAL.
+    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_solid` with the hint), or
+    GENERAL.
 
     The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
     own body's motion bound, and the solid's at the sphere's distance from its centre). F is kept when the centre
@@ -330,9 +331,21 @@ def distance_to_solid(solid: ti.template(), x, pos, rot, row0):  # in:
 
 
 @ti.func
-def _sphere_on(x, r, body, dist, n_body):
-    """The ``ContactGeometry`` (without motion) of a sphere of centre x [m] and radius r [m] whose centre lies at
-    signed distance dist [m] from a solid of `body` along n_body (unit, body frame, towards the sphere)."""
+def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
+    """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
+    ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
+    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest feature stays that flat face) the
+    distance is the face plane's, else the solid's (:func:`solid_distance`).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    p = mat_vec(body.rot.transpose(), x - body.pos)
+    dist = 0.0
+    n_body = ti.Vector([0.0, 0.0, 1.0])
+    if hint >= 0:
+        dist, n_body = _face_plane(solid, row0 + hint // FACE_CODE, hint % FACE_CODE, p)
+    else:
+        dist, n_body = solid_distance(solid, row0, p)
     g = CG.ContactGeometry(touching=0)
     overlap = r - dist
     if overlap > 0.0:
@@ -344,29 +357,6 @@ def _sphere_on(x, r, body, dist, n_body):
         g.r_eff = r  # R̄ = R_ball, as against a wall (spec §2)
         g.ratio = overlap / r
     return g
-
-
-@ti.func
-def sphere_solid(solid: ti.template(), x, r, body, row0):  # in:
-    """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
-    ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
-
-    In/out — in solid: the model's solid rows (md.solid).
-    """
-    dist, n_body = solid_distance(solid, row0, mat_vec(body.rot.transpose(), x - body.pos))
-    return _sphere_on(x, r, body, dist, n_body)
-
-
-@ti.func
-def sphere_face(solid: ti.template(), x, r, body, row0, code):  # in:
-    """:func:`sphere_solid` for a sphere whose closest feature of the solid is the flat face of hint `code` (the pair
-    search's, :func:`classify_entry`): the distance to the face's plane, its normal.
-
-    In/out — in solid: the model's solid rows (md.solid).
-    """
-    dist, n_body = _face_plane(solid, row0 + code // FACE_CODE, code % FACE_CODE,
-                               mat_vec(body.rot.transpose(), x - body.pos))
-    return _sphere_on(x, r, body, dist, n_body)
 
 
 @ti.func

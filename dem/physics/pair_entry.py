@@ -20,7 +20,7 @@ from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from .contact_geometry import sphere_centre, sphere_sphere
-from .contact_solid import face_area, sphere_face, sphere_side_share, sphere_solid
+from .contact_solid import face_area, sphere_side_share, sphere_solid
 from .small_linalg import mat_vec
 
 
@@ -51,11 +51,17 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
     """
     share = 1.0  # (a hint ≥ 0: the search found the share 1 till the next search)
     if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0 and pair[LY.PAIR_HINT] < 0:
-        n = g.normal  # from b towards a: a's face there looks along −n, b's along n
-        area_a = face_area(md.solid, ba.solid, mat_vec(ba.rot.transpose(), g.point - ba.pos),
-                           -mat_vec(ba.rot.transpose(), n))
-        area_b = face_area(md.solid, bb.solid, mat_vec(bb.rot.transpose(), g.point - bb.pos),
-                           mat_vec(bb.rot.transpose(), n))
+        area_a = 0.0
+        area_b = 0.0
+        for side in range(2):  # a's face there looks along −n (n from b towards a), b's along n: one call site
+            row, pos, rot, d = ba.solid, ba.pos, ba.rot, -g.normal
+            if side == 1:
+                row, pos, rot, d = bb.solid, bb.pos, bb.rot, g.normal
+            area = face_area(md.solid, row, mat_vec(rot.transpose(), g.point - pos), mat_vec(rot.transpose(), d))
+            if side == 0:
+                area_a = area
+            else:
+                area_b = area
         if pair[0] >= 0:
             share = sphere_side_share(area_a, area_b, 1)
         else:
@@ -76,19 +82,11 @@ def pair_geometry(md: ti.template(), pair, ba, bb):  # in:
         bi = md.sph_body[pair[0]]
         bj = md.sph_body[pair[1]]
         g = sphere_sphere(sphere_centre(ba.pos, ba.rot, bi), bi[3], sphere_centre(bb.pos, bb.rot, bj), bj[3])
-    elif pair[1] < 0:
-        bi = md.sph_body[pair[0]]
-        xi = sphere_centre(ba.pos, ba.rot, bi)
-        if pair[LY.PAIR_HINT] >= 0:
-            g = sphere_face(md.solid, xi, bi[3], bb, bb.solid, pair[LY.PAIR_HINT])
-        else:
-            g = sphere_solid(md.solid, xi, bi[3], bb, bb.solid)
-    else:
-        bj = md.sph_body[pair[1]]
-        xj = sphere_centre(bb.pos, bb.rot, bj)
-        if pair[LY.PAIR_HINT] >= 0:
-            g = sphere_face(md.solid, xj, bj[3], ba, ba.solid, pair[LY.PAIR_HINT])
-        else:
-            g = sphere_solid(md.solid, xj, bj[3], ba, ba.solid)
-        g.normal = -g.normal
+    else:  # one body's sphere against the other's solid (one call site: the kernel inlines it once)
+        sphere, own, other, sign = pair[0], ba, bb, 1.0
+        if pair[0] < 0:
+            sphere, own, other, sign = pair[1], bb, ba, -1.0
+        bs = md.sph_body[sphere]
+        g = sphere_solid(md.solid, sphere_centre(own.pos, own.rot, bs), bs[3], other, other.solid, pair[LY.PAIR_HINT])
+        g.normal = sign * g.normal  # from b towards a
     return g

@@ -371,9 +371,9 @@ solid (the two differ in the last bits)."""
 @pytest.mark.parametrize("case", ["slides", "rocks"])
 def test_an_entry_over_one_face_is_that_faces_contact(ti_cpu, monkeypatch, case):
     """A sphere whose closest feature of the other body's solid stays one flat face till the next search, and whose
-    share stays 1, is measured against that face's plane only (contact_solid.sphere_face): the same histories as
-    through the whole narrow phase, to round-off, for the sliding cube and the rocking block; most of the joint's
-    entries are such."""
+    share stays 1, is measured against that face's plane only (contact_solid.sphere_solid with the hint): the same
+    histories as through the whole narrow phase, to round-off, for the sliding cube and the rocking block; most of
+    the joint's entries are such."""
     dem = ti_cpu
     from dem.physics.recording import C_OMEGA, C_POS, C_VEL
 
