@@ -31,7 +31,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.joint_modulus import joint_modulus
-from dem.model.masonry_wall import BONDS, bed_radius, wall, wall_thresholds
+from dem.model.masonry_wall import BONDS, bed_radius, masonry_wall, wall_thresholds
 from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
@@ -95,9 +95,9 @@ def build(p: dict) -> Scene:
     b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=stone, motion=WallMotion.from_function(velocity, p["t_end"],
                                                                                              1e-3), name="table")
-    w = wall(b, length=p["length"], height=p["height"], thickness=p["thickness"], course_height=p["course_height"],
-             block_length=p["block_length"], bond=p["bond"], material=stone, r_core=p["r_core"], r_joint=p["r_joint"],
-             zone=p["zone"], base=table)
+    w = masonry_wall(b, length=p["length"], height=p["height"], thickness=p["thickness"],
+                     course_height=p["course_height"], block_length=p["block_length"], bond=p["bond"], material=stone,
+                     r_core=p["r_core"], r_joint=p["r_joint"], zone=p["zone"], base=table)
     model = b.finalize()
     uplift = wall_thresholds(w, p["height"], p["thickness"])
     info = {"mass_kg": float(sum(model.mass)), "bodies": list(w.body_names), "joints": [j.name for j in w.joints],
