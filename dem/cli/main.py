@@ -22,7 +22,7 @@ from ..run.event_kinds import KINDS
 from ..run.interrupts import Interrupted, check_pending, exit_code, raise_on_signal
 from ..run.options import RunOptions
 from ..run.preflight import check_out_dir, check_threads, check_times
-from ..run.worlds import Worlds, build_worlds, parse_vary, run_worlds, world_overrides
+from ..run.worlds import WorldBatch, build_worlds, parse_vary, run_worlds, world_overrides
 from ..scenes.scene import build_scene, load_scene_module, parse_assignments, resolve_params, scenes_dir
 from .compile import add_arguments as _compile_args
 from .compile import main as _cmd_compile
@@ -339,7 +339,7 @@ def _resume(a, asked: RunOptions) -> int:
         worlds = ck.meta["worlds"]
         with allow_large(True):
             scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
-        batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
+        batch = WorldBatch(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
         check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         results = run_worlds(batch, options=opts, resume=ck, check_memory=False)
         _report_batch(results, out)

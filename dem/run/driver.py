@@ -183,7 +183,7 @@ def run_scene(scene: Scene, options: RunOptions | None = None, *, frame_writer=N
     return Run([scene], RunOptions.of(options, **settings), frame_writers=[frame_writer], resume=resume).run()[0]
 
 
-class _World:
+class _WorldRun:
     """One world of a run: its scene, output folder and everything the host keeps about it."""
 
     def __init__(self, index: int, scene: Scene, out: Path | None, spec: EventSpec, est, notes: list[str],
@@ -330,7 +330,7 @@ class Run:
             if stop_on is not None:
                 spec = EventSpec(spec.domain, spec.watches, tuple(stop_on), spec.slide_speed, spec.slide_duration)
             out = None if self.out is None else (self.out / names[k] if self.batch else self.out)
-            self.worlds.append(_World(k, scene, out, spec, chosen[k][1], _support_notes(scene.model), writers[k]))
+            self.worlds.append(_WorldRun(k, scene, out, spec, chosen[k][1], _support_notes(scene.model), writers[k]))
         if resume is not None:
             for w in self.worlds:
                 check_matches(resume, w.scene.model, dt=self.dt, record_every=self.record_every,
@@ -600,7 +600,7 @@ class Run:
         save_checkpoint(self.out / CHECKPOINT_NAME, meta, sim.checkpoint_arrays(), arrays)
         self.ckpt_info = info
 
-    def _summary(self, w: _World, status: str, signame: str | None = None) -> tuple[dict, dict]:
+    def _summary(self, w: _WorldRun, status: str, signame: str | None = None) -> tuple[dict, dict]:
         scene, sim, dt = w.scene, self.sim, self.dt
         history = w.hist.columns()
         steps = w.stop_step if w.stop_step is not None else sim.state.step
