@@ -71,7 +71,7 @@ PARAMS = {
     "open_deg": Param(0.5, "relative rotation at a bed joint that counts as open", "deg", low=0, low_open=True),
     "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(1.5, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(5e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -112,7 +112,7 @@ def build(p: dict) -> Scene:
     # the table (an infinite plane) carries the wall away as it accelerates: a domain that allows it
     domain = ((-1e4, -50.0, -10.0), (1e4, 50.0, 50.0))
     return Scene(NAME, model, assembly_probes(w) + [WallMotionProbe("table", table)], p["dt"], p["t_end"],
-                 p["record_dt"], p, info, functools.partial(postprocess, beds=beds, params=p),
+                 p["history_dt"], p, info, functools.partial(postprocess, beds=beds, params=p),
                  events=EventSpec(domain))
 
 

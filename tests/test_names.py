@@ -34,6 +34,45 @@ def test_old_public_names_warn_and_still_work(module, old, new):
     assert value is getattr(mod, new)
 
 
+def test_history_interval_takes_its_old_name_with_a_warning():
+    """``record_dt`` (the interval between history rows) read as a ground-motion record's time step; it is
+    ``history_dt`` now in Scene, RunOptions, run_scene's keywords and the shipped scenes' parameters."""
+    from dem.run.options import RunOptions
+    from dem.scenes.scene import Scene, load_scene_module, resolve_params
+
+    with pytest.warns(DeprecationWarning, match=r"Scene\(record_dt=\.\.\.\) is deprecated: use Scene\(history_dt="):
+        scene = Scene("s", None, [], 1e-5, 1.0, record_dt=2e-3, params={})
+    assert scene.history_dt == 2e-3
+    with pytest.warns(DeprecationWarning, match=r"Scene\.record_dt is deprecated: use Scene\.history_dt"):
+        assert scene.record_dt == 2e-3
+    assert Scene("s", None, [], 1e-5, 1.0, 2e-3, {}).history_dt == 2e-3  # positionally, as the scenes do
+    with pytest.warns(DeprecationWarning, match=r"RunOptions\(record_dt=\.\.\.\) is deprecated"):
+        assert RunOptions(record_dt=1e-3).history_dt == 1e-3
+    with pytest.warns(DeprecationWarning, match=r"record_dt= is deprecated: use history_dt="):
+        assert RunOptions.of(RunOptions(t_end=1.0), record_dt=1e-3).history_dt == 1e-3
+    with pytest.raises(TypeError, match="give history_dt only"), pytest.warns(DeprecationWarning):
+        RunOptions(record_dt=1e-3, history_dt=1e-3)
+    params = load_scene_module("pena_block").PARAMS
+    with pytest.warns(DeprecationWarning, match="the scene parameter record_dt is deprecated: use history_dt"):
+        assert resolve_params(params, {"record_dt": "0.002"})["history_dt"] == 0.002
+
+
+@pytest.mark.parametrize("old, words", [
+    (["--record-dt", "0"], "--history-dt must be a number of seconds > 0"),
+    (["--set", "record_dt=-1"], "history_dt"),
+], ids=["--record-dt", "--set record_dt"])
+def test_the_command_line_says_an_old_spelling_is_deprecated(old, words, capsys):
+    """The old spelling still reaches the setting (here a bad value, refused before anything is built) and the
+    command says, in a line of its own, what the new spelling is."""
+    from dem.cli.main import main
+
+    assert main(["run", "drop_box", *old, "--no-progress", "--no-plots"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("dem: warning: ") and "deprecated: use" in lines[0] and "history" in lines[0], lines
+    assert lines[1].startswith("dem: error: ") and words in lines[1], lines
+
+
 def test_new_names_are_public_and_silent():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -126,7 +126,7 @@ def _overturn_angle(options: dict, alpha: float) -> float:
 def _dem_batch(batch: Batch) -> list[dict]:
     """The batch's cases as worlds of one run (dem.run.Run with batch=True): one launch steps them all, on
     the serial path one CPU thread per world, on the block path one thread block per world. Cases whose
-    scenes disagree on Δt, record interval or duration (records of different lengths) run as separate
+    scenes disagree on Δt, history interval or duration (records of different lengths) run as separate
     batches of worlds; a case whose scene cannot be built gets an error row and the others go on."""
     from ..run.driver import Run
 
@@ -139,7 +139,7 @@ def _dem_batch(batch: Batch) -> list[dict]:
         t0 = time.perf_counter()
         try:
             scene = build_scene(module, batch.fixed | overrides)
-            groups.setdefault((scene.dt, scene.record_dt, scene.t_end), []).append((case_id, scene,
+            groups.setdefault((scene.dt, scene.history_dt, scene.t_end), []).append((case_id, scene,
                                                                                     time.perf_counter() - t0))
         except (ValueError, ArithmeticError) as e:
             rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
