@@ -12,8 +12,7 @@ KEPT = "(the old name is kept for one release)"
 def warn_renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
     """Warn (DeprecationWarning) that the public name `old` is now `new`: the old spelling keeps working for
     one release. ``stacklevel`` 3 points at the caller of the function that calls this."""
-    warnings.warn(f"{old} is deprecated: use {new} {KEPT}", DeprecationWarning,
-                  stacklevel=stacklevel)
+    warnings.warn(f"{old} is deprecated: use {new} {KEPT}", DeprecationWarning, stacklevel=stacklevel)
 
 
 def renamed_keyword(old: str, new: str):
