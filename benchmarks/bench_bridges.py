@@ -40,7 +40,7 @@ def run(scene_name: str, pga: float, t_end: float, dt: float, out: Path | None, 
     thetas = sorted(k for k in h if k.startswith("theta") and k.endswith("_over_alpha"))
     peaks = {k: float(np.max(np.abs(h[k]))) for k in thetas}
     stepped = h["t"] < (s["quiescent_from_s"] if s["quiescent_from_s"] is not None else np.inf)
-    per_record = s["record_dt"] / s["dt"]
+    per_record = s["history_dt"] / s["dt"]
     contacts = float(np.sum(h["contact_count"][stepped])) * per_record
     print(f"{scene_name} at {pga} g, {float(h['t'][-1]):g} of {t_end} s, dt {dt:g} s"
           + "".join(f", {k}={v}" for k, v in extra.items()) + f": {scene.model.ball_count} balls "

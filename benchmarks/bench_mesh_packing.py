@@ -65,7 +65,7 @@ def step_speed(t_end: float) -> None:
              ("museum_statue", {"t_end": t_end, "settle": 0.0, "dt": 1e-4})]
     for name, params in cases:
         scene = build_scene(name, params)
-        run_scene(scene, progress=False, plots=False, t_end=2e-4, record_dt=1e-4)  # load the kernel
+        run_scene(scene, progress=False, plots=False, t_end=2e-4, history_dt=1e-4)  # load the kernel
         res = run_scene(scene, progress=False, plots=False)
         s, m = res.summary, scene.model
         print(f"  {name}: {m.ball_count:,} spheres, {m.hull_count:,} on the hull, Δt 1e-4 s: {s['steps_per_s']:,.0f} "

@@ -38,11 +38,11 @@ def main():
     res = run_scene(scene, t_end=a.t_end, dt=a.dt, out_dir=a.out, progress=False, sleep=not a.no_sleep,
                     plots=False)
     s, h = res.summary, res.history
-    # contact evaluations while stepping (records stand for record_dt / dt steps each); once everything
+    # contact evaluations while stepping (history rows stand for history_dt / dt steps each); once everything
     # sleeps and no wall moves the run loop writes the rest without stepping (summary: quiescent_from_s)
     stepped = h["t"] < (s["quiescent_from_s"] if s["quiescent_from_s"] is not None else np.inf)
-    stepped_steps = int(np.count_nonzero(stepped) * round(s["record_dt"] / s["dt"]))
-    contacts = float(np.sum(h["contact_count"][stepped])) * (s["record_dt"] / s["dt"])
+    stepped_steps = int(np.count_nonzero(stepped) * round(s["history_dt"] / s["dt"]))
+    contacts = float(np.sum(h["contact_count"][stepped])) * (s["history_dt"] / s["dt"])
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     pp = s.get("postprocess") or {}
     print(f"machine: {dem.device.runtime.device_name()}, {a.arch}, {dem.device.runtime.precision()}")

@@ -87,7 +87,7 @@ def batch(a) -> None:
     worlds = build_worlds("drum_column", [{"pga_g": float(x)} for x in pgas], common=common)
     t_build = time.perf_counter() - t0
     sc = worlds.scenes[0]
-    every = max(1, int(round(sc.record_dt / sc.dt)))
+    every = max(1, int(round(sc.history_dt / sc.dt)))
     steps = int(round(a.batch_t_end / sc.dt))
     rss0 = peak_rss_mib()
     sim = dem.Simulation(worlds.models, dt=sc.dt, record_every=every)

@@ -29,7 +29,7 @@ from .model.assembly import Capital, Piece, column, stack  # noqa: E402
 from .model.box_clump import box_clump  # noqa: E402
 from .model.clump import Box, ClumpTemplate, single_sphere, spheres  # noqa: E402
 from .model.drum_clump import drum_clump  # noqa: E402
-from .model.masonry_wall import wall  # noqa: E402
+from .model.masonry_wall import masonry_wall  # noqa: E402
 from .model.materials import ContactLaw, Material  # noqa: E402
 from .model.mesh_clump import mesh_clump  # noqa: E402
 from .model.prism_clump import prism_clump  # noqa: E402
@@ -45,11 +45,19 @@ _LAZY = {
     "Model": "model.model", "ModelBuilder": "model.model", "RunResult": "run.driver",
     "SimulationUnstable": "run.driver", "run_scene": "run.driver", "init": "device.runtime",
     "Simulation": "physics.simulation", "estimate_critical_timestep": "model.timestep",
-    "Worlds": "run.worlds", "build_worlds": "run.worlds", "run_worlds": "run.worlds",
+    "WorldBatch": "run.worlds", "build_worlds": "run.worlds", "run_worlds": "run.worlds",
 }
+# Old public spellings, kept working for a release with a DeprecationWarning (README, "Names"): dem.wall built a
+# masonry wall while every other "wall" is a plane boundary; dem.Worlds was one of four classes called World.
+_RENAMED = {"wall": "masonry_wall", "Worlds": "WorldBatch"}
 
 
 def __getattr__(name: str):
+    if name in _RENAMED:
+        _warn_renamed(f"dem.{name}", f"dem.{_RENAMED[name]}")
+        name = _RENAMED[name]
+        if name in globals():
+            return globals()[name]
     if name in _LAZY:
         value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
@@ -62,10 +70,11 @@ def __dir__():
 
 
 from .version import __version__ as __version__  # noqa: E402
+from .version import warn_renamed as _warn_renamed  # noqa: E402
 
 __all__ = [
     "Box", "Capital", "ClumpTemplate", "ContactLaw", "Material", "Model", "ModelBuilder", "Param", "Piece",
-    "RunOptions", "RunResult", "Scene", "Simulation", "SimulationUnstable", "WallMotion", "Worlds", "arch",
+    "RunOptions", "RunResult", "Scene", "Simulation", "SimulationUnstable", "WallMotion", "WorldBatch", "arch",
     "box_clump", "build_scene", "build_worlds", "column", "drum_clump", "estimate_critical_timestep", "init",
-    "mesh_clump", "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack", "wall",
+    "masonry_wall", "mesh_clump", "prism_clump", "run_scene", "run_worlds", "single_sphere", "spheres", "stack",
 ]

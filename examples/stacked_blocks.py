@@ -43,7 +43,7 @@ PARAMS = {
     "settle": Param(0.1, "time the stack rests before the base moves", "s", low=0),
     "dt": Param(2e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(8.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(1e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(1e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -80,7 +80,7 @@ def build(p: dict) -> Scene:
     info = {"alpha_lower_rad": alpha_l, "alpha_upper_rad": alpha_u, "uplift_threshold_upper_g": math.tan(alpha_u),
             "record_pga_g": float(abs(quake.samples).max() / G), "placement_shift_m": placed.shift.tolist(),
             "joint_sphere_pairs_at_t0": placed.contact_count}
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info)
 
 
 if __name__ == "__main__":

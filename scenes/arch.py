@@ -76,7 +76,7 @@ PARAMS = {
     "collapse_deg": Param(2.0, "rotation of a voussoir that counts as collapse", "deg", low=0, low_open=True),
     "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(6.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(5e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -115,7 +115,7 @@ def build(p: dict) -> Scene:
     # the table (an infinite plane) carries the arch away as it accelerates: a domain that allows it
     domain = ((-1e5, -50.0, -20.0), (1e5, 50.0, 50.0))
     voussoirs = [n for n in ar.body_names if "voussoir" in n]
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info,
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info,
                  functools.partial(postprocess, voussoirs=voussoirs, params=p),
                  events=EventSpec(domain, stop_on=("left_domain", "overturn")))
 

@@ -39,7 +39,7 @@ PARAMS = {
                            low_open=True),
     "dt": Param(2e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(0.8, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(1e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(1e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 CORNER_NAMES = ("corner0", "corner1", "corner2", "corner3")  # the notes' bottom corners: (−,−), (+,−), (+,+), (−,+)
@@ -73,4 +73,4 @@ def build(p: dict) -> Scene:
     # events: the domain only (the corners are frictionless springs: no overturning or sliding to watch)
     reach = max(lx, ly, lz) + p["drop_height"]
     events = EventSpec(((-reach, -reach, -r - reach), (reach, reach, p["drop_height"] + 2 * reach)))
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info, events=events)

@@ -126,7 +126,7 @@ PARAMS = shaking_params({
     "settle": Param(0.5, "time the column stands before the table moves", "s", low=0),
     "dt": Param(2.5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(5e-3, "interval between history rows", "s", low=0, low_open=True),
 }) | PULSE_PARAMS
 
 
@@ -205,4 +205,4 @@ def build(p: dict) -> Scene:
     alpha = math.atan2(p["radius"], col.top_height / 2)
     info["column_alpha_rad"] = alpha
     info |= response_info(p, model, col, horizontal)
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=EventSpec(domain))
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info, events=EventSpec(domain))

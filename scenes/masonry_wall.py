@@ -31,7 +31,7 @@ import numpy as np
 
 from dem import Material, ModelBuilder, Param, Scene
 from dem.model.joint_modulus import joint_modulus
-from dem.model.masonry_wall import BONDS, bed_radius, wall, wall_thresholds
+from dem.model.masonry_wall import BONDS, bed_radius, masonry_wall, wall_thresholds
 from dem.model.materials import DAMPING_MASSES
 from dem.model.walls import WallMotion
 from dem.run.assembly_probes import assembly_probes
@@ -71,7 +71,7 @@ PARAMS = {
     "open_deg": Param(0.5, "relative rotation at a bed joint that counts as open", "deg", low=0, low_open=True),
     "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(1.5, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(5e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -95,9 +95,9 @@ def build(p: dict) -> Scene:
     b = ModelBuilder(gravity=(0.0, 0.0, -G), joints=p["joints"])
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=stone, motion=WallMotion.from_function(velocity, p["t_end"],
                                                                                              1e-3), name="table")
-    w = wall(b, length=p["length"], height=p["height"], thickness=p["thickness"], course_height=p["course_height"],
-             block_length=p["block_length"], bond=p["bond"], material=stone, r_core=p["r_core"], r_joint=p["r_joint"],
-             zone=p["zone"], base=table)
+    w = masonry_wall(b, length=p["length"], height=p["height"], thickness=p["thickness"],
+                     course_height=p["course_height"], block_length=p["block_length"], bond=p["bond"], material=stone,
+                     r_core=p["r_core"], r_joint=p["r_joint"], zone=p["zone"], base=table)
     model = b.finalize()
     uplift = wall_thresholds(w, p["height"], p["thickness"])
     info = {"mass_kg": float(sum(model.mass)), "bodies": list(w.body_names), "joints": [j.name for j in w.joints],
@@ -112,7 +112,7 @@ def build(p: dict) -> Scene:
     # the table (an infinite plane) carries the wall away as it accelerates: a domain that allows it
     domain = ((-1e4, -50.0, -10.0), (1e4, 50.0, 50.0))
     return Scene(NAME, model, assembly_probes(w) + [WallMotionProbe("table", table)], p["dt"], p["t_end"],
-                 p["record_dt"], p, info, functools.partial(postprocess, beds=beds, params=p),
+                 p["history_dt"], p, info, functools.partial(postprocess, beds=beds, params=p),
                  events=EventSpec(domain))
 
 

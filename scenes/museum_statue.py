@@ -79,7 +79,7 @@ PARAMS = shaking_params({
     "settle": Param(0.3, "time the plinth and statue stand before the floor moves", "s", low=0),
     "dt": Param(5e-5, "time step (0: half the critical estimate, rounded down)", "s", low=0),
     "t_end": Param(6.5, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(2e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(2e-3, "interval between history rows", "s", low=0, low_open=True),
 })
 
 
@@ -150,7 +150,7 @@ def build(p: dict) -> Scene:
             "rocking_bodies": [rocking_body("statue_theta_deg", "statue", width=2 * weak.b, height=2 * weak.h,
                                             edge_radius=r, edges=p["edges"], ground_disp="plinth_ux")],
             "rigid_reference": rigid_info(weak, s.other)} | motion_info
-    return Scene(NAME, model, probes, choose_dt(p, model), p["t_end"], p["record_dt"], p, info, postprocess,
+    return Scene(NAME, model, probes, choose_dt(p, model), p["t_end"], p["history_dt"], p, info, postprocess,
                  events=events)
 
 

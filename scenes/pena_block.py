@@ -79,7 +79,7 @@ PARAMS = {
     "corner_zone": Param(0.02, "width of each corner zone whose force is reported", "m", low=0, low_open=True),
     "dt": Param(1e-5, "time step (004 Table 2)", "s", low=0, low_open=True),
     "t_end": Param(6.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(1e-4, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(1e-4, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -145,7 +145,7 @@ def build(p: dict) -> Scene:
     domain = ((-p["wall_width"] / 2 - reach, -p["wall_depth"] / 2 - reach, -reach),
               (p["wall_width"] / 2 + reach, p["wall_depth"] / 2 + reach, 2 * reach))
     events = EventSpec(domain, (block_watch("block", w, t, h, p["r_base"], base="base", edges=p["edges"]),))
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info,
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info,
                  functools.partial(postprocess, bin_centers=xs), events=events)
 
 

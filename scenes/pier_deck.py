@@ -92,7 +92,7 @@ PARAMS = shaking_params({
     "settle": Param(1.0, "time the bridge settles before the base moves", "s", low=0),
     "dt": Param(1e-4, "time step", "s", low=0, low_open=True),
     "t_end": Param(80.0, "duration (shaking, then free vibration)", "s", low=0, low_open=True),
-    "record_dt": Param(5e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(5e-3, "interval between history rows", "s", low=0, low_open=True),
 })
 
 
@@ -175,4 +175,4 @@ def build(p: dict) -> Scene:
     events = EventSpec((lo, hi), tuple(block_watch(f"pier{k + 1}", pw, pl, ph, r1, base="base",
                                                    pga_g=motion_info["base_pga_g"], edges=p["edges"])
                                        for k in range(4)))
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info, events=events)

@@ -42,7 +42,7 @@ PARAMS = shaking_params({
     "stop": Param(16.0, "end of its ramp-down (Eq. 42, L2)", "s", low=0),
     "dt": Param(0.0, "time step (0: half the critical estimate)", "s", low=0),
     "t_end": Param(2.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(1e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(1e-3, "interval between history rows", "s", low=0, low_open=True),
 })
 
 

@@ -60,7 +60,7 @@ PARAMS = shaking_params({
     "stop": Param(16.0, "end of the ramp-down (Eq. 42, L2)", "s", low=0),
     "dt": Param(1e-4, "time step", "s", low=0, low_open=True),
     "t_end": Param(20.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(2e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(2e-3, "interval between history rows", "s", low=0, low_open=True),
 })
 
 
@@ -99,4 +99,4 @@ def build(p: dict) -> Scene:
     events = EventSpec(((-half[0], -half[1], -h), (half[0], half[1], 2 * h)),
                        (block_watch("pier", w, ln, h, p["r_base"], base="base", pga_g=motion_info["base_pga_g"],
                                     edges=p["edges"]),))
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, info, events=events)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, info, events=events)

@@ -91,7 +91,7 @@ PARAMS = {
     "settle": Param(0.2, "time the packages rest before the vehicle brakes", "s", low=0),
     "dt": Param(5e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(3.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(2e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(2e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -207,7 +207,7 @@ def build(p: dict) -> Scene:
     info |= {"packages": packages, "braking_delay_s": p["settle"]}
     # the bed carries the packages metres away as the vehicle's velocity changes: a domain that allows it
     domain = ((-1e4, -50.0, -10.0), (1e4, 50.0, 50.0))
-    return Scene(NAME, model, out, p["dt"], p["t_end"], p["record_dt"], p, info,
+    return Scene(NAME, model, out, p["dt"], p["t_end"], p["history_dt"], p, info,
                  functools.partial(postprocess, packages=packages), events=EventSpec(domain))
 
 

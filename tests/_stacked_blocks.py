@@ -19,7 +19,7 @@ PARAMS = {
     "mu": Param(0.5, "friction coefficient", "", low=0),
     "dt": Param(1e-5, "time step", "s", low=0, low_open=True),
     "t_end": Param(1.0, "duration", "s", low=0, low_open=True),
-    "record_dt": Param(1e-3, "record interval", "s", low=0, low_open=True),
+    "history_dt": Param(1e-3, "interval between history rows", "s", low=0, low_open=True),
 }
 
 
@@ -41,4 +41,4 @@ def build(p: dict) -> Scene:
               AngularVelocity("omega_lower", lower), AngularVelocity("omega_upper", upper)]
     events = EventSpec(((-1.0, -1.0, -1.0), (1.0, 1.0, 1.0)),
                        (block_watch("lower", a, a, a, p["r"], base="floor"),))
-    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["record_dt"], p, {}, events=events)
+    return Scene(NAME, model, probes, p["dt"], p["t_end"], p["history_dt"], p, {}, events=events)

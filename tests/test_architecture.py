@@ -17,14 +17,15 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "dem"
 
 # Bottom to top. A module may import its own layer and the layers before it in this list.
-LAYERS = ["version", "model", "records", "device", "physics", "output", "scenes", "run", "sweep", "cli", ""]
+LAYERS = ["version", "references", "model", "records", "device", "physics", "output", "scenes", "run", "sweep", "cli",
+          ""]
 
 # Third-party packages that may be imported inside a function: optional extras (pyvista, vtk, imageio, Dask)
 # and the heavy ones a command needs only some of the time (matplotlib for plots, pandas/pyarrow for tables,
-# SciPy's solvers, tqdm's bar), plus the repository's validation package (reference solvers and cases, which
-# dem uses only in `dem validate` and the sweep's rigid engine).
+# SciPy's solvers, tqdm's bar). The repository's validation package is not among them: dem never imports it by
+# a statement, only by name in dem.references (test_dem_names_validation_in_one_place).
 DEFERRABLE = {"pyvista", "vtk", "imageio", "imageio_ffmpeg", "PIL", "dask", "distributed", "matplotlib", "pandas",
-              "pyarrow", "scipy", "tqdm", "validation", "meshio"}
+              "pyarrow", "scipy", "tqdm", "meshio"}
 TOOLCHAIN = "dem.device.toolchain"
 
 
@@ -126,16 +127,22 @@ def test_no_module_imports_a_layer_above_its_own():
     assert wrong == [], "\n".join(wrong)
 
 
-def test_dem_uses_validation_in_two_places_only():
-    """The reference solvers are dem's yardstick, not its parts: the engine imports them only in the sweep's
-    rigid engine (the rocking solver), and the validation cases only in `dem validate`."""
-    users = {}
-    for m in DEM:
-        for t, _ in EDGES[m][0] + EDGES[m][1]:
-            if t.split(".")[0] == "validation":
-                users.setdefault(m, set()).add(".".join(t.split(".")[:2]))
-    assert users == {"dem.sweep.engines": {"validation.rocking"},
-                     "dem.cli.validate": {"validation.cases", "validation.data"}}, users
+def _names_validation(node) -> bool:
+    """Whether a string constant names the validation package or one of its modules ('validation',
+    'validation.rocking'; not a path such as 'validation/data' or prose)."""
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and (node.value == "validation" or node.value.startswith("validation.") and " " not in node.value))
+
+
+def test_dem_names_validation_in_one_place():
+    """The reference solvers and the validation cases are dem's yardstick, not its parts (issue 32, item 13:
+    the engine imported them in two places). No dem module imports the validation package by a statement;
+    dem.references alone names it, and loads it when `dem sweep --engine rigid` or `dem validate` asks."""
+    statements = [f"{m}:{line} imports {t}" for m in DEM for t, line in EDGES[m][0] + EDGES[m][1]
+                  if t.split(".")[0] == "validation"]
+    assert statements == [], "\n".join(statements)
+    naming = sorted({m for m in DEM for node in ast.walk(MODULES[m]) if _names_validation(node)})
+    assert naming == ["dem.references"], naming
 
 
 def test_references_do_not_use_the_engine():

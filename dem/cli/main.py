@@ -22,8 +22,9 @@ from ..run.event_kinds import KINDS
 from ..run.interrupts import Interrupted, check_pending, exit_code, raise_on_signal
 from ..run.options import RunOptions
 from ..run.preflight import check_out_dir, check_threads, check_times
-from ..run.worlds import Worlds, build_worlds, parse_vary, run_worlds, world_overrides
+from ..run.worlds import WorldBatch, build_worlds, parse_vary, run_worlds, world_overrides
 from ..scenes.scene import build_scene, load_scene_module, parse_assignments, resolve_params, scenes_dir
+from ..version import KEPT, warn_renamed
 from .compile import add_arguments as _compile_args
 from .compile import main as _cmd_compile
 from .fragility import add_arguments as _fragility_args
@@ -45,9 +46,19 @@ class _Parser(argparse.ArgumentParser):
 
 # options taking a number: argparse reads '--dt -1e-5' as two options, so such a pair is joined first
 # ('--dt=-1e-5') and the value's own check names the allowed range
-_NUMBER_OPTIONS = ("--dt", "--t-end", "--record-dt", "--threads", "--vtk-every", "--vtk-fps", "--checkpoint-every",
-                   "--zoom", "--fps", "--stride", "--frame")
+_NUMBER_OPTIONS = ("--dt", "--t-end", "--history-dt", "--record-dt", "--threads", "--vtk-every", "--vtk-fps",
+                   "--checkpoint-every", "--zoom", "--fps", "--stride", "--frame")
 
+
+
+class _OldSpelling(argparse.Action):
+    """Stores an option's value; given by its second (old) spelling, it also warns that the spelling is
+    deprecated (``dem: warning: ...``, dem.version.warn_renamed), naming the first."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if option_string != self.option_strings[0]:
+            warn_renamed(option_string, self.option_strings[0], stacklevel=2)
+        setattr(namespace, self.dest, values)
 
 
 def _join_negative_numbers(argv: list[str]) -> list[str]:
@@ -77,7 +88,8 @@ def _add_run(sub):
     p.add_argument("--precision", default="f64", choices=["f64", "f32"], help="real type (default f64)")
     p.add_argument("--t-end", type=float, default=None, help="simulated duration [s] (default: the scene's)")
     p.add_argument("--dt", default=None, help="time step [s] or 'auto' (default: the scene's)")
-    p.add_argument("--record-dt", type=float, default=None, help="interval between records [s]")
+    p.add_argument("--history-dt", "--record-dt", type=float, default=None, action=_OldSpelling, metavar="S",
+                   help="interval between history rows [s] (default: the scene's; --record-dt: its old name)")
     p.add_argument("--out", default=None, help="output folder (default runs/<scene>)")
     p.add_argument("--set", dest="sets", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="change scene parameters (see 'dem scenes --params SCENE')")
@@ -92,7 +104,7 @@ def _add_run(sub):
     v.add_argument("--vtk", action="store_true",
                    help="write ParaView frames (vtk/*.vtu + run.pvd) at the default rate (10 per simulated second)")
     v.add_argument("--vtk-every", type=int, default=None, metavar="N",
-                   help="write a ParaView frame (vtk/*.vtu + run.pvd) every N records")
+                   help="write a ParaView frame (vtk/*.vtu + run.pvd) every N history rows")
     v.add_argument("--vtk-fps", type=float, default=None, metavar="F", help="ParaView frames per simulated second")
     p.add_argument("--vtk-all-spheres", action="store_true", help="frames hold every sphere, not only the hull")
     p.add_argument("--resume", default=None, metavar="DIR",
@@ -137,7 +149,7 @@ def _cmd_run(a) -> int:
 
 
 # options a resumed run takes from its checkpoint, with their defaults
-_FIXED_ON_RESUME = {"scene": None, "sets": [], "dt": None, "record_dt": None, "out": None, "explicit_damping": False,
+_FIXED_ON_RESUME = {"scene": None, "sets": [], "dt": None, "history_dt": None, "out": None, "explicit_damping": False,
                     "no_sleep": False, "vtk": False, "vtk_every": None, "vtk_fps": None, "vtk_all_spheres": False,
                     "vary": [], "worlds": None, "parallel": False, "csv": False}
 
@@ -164,14 +176,14 @@ def _run(a) -> int:
         check_threads(a.threads)
         dt = _number(a.dt, "--dt", allow_auto=True)
         t_end = _number(a.t_end, "--t-end")
-        record_dt = _number(a.record_dt, "--record-dt")
+        history_dt = _number(a.history_dt, "--history-dt")
         ckpt_every = _number(a.checkpoint_every, "--checkpoint-every")
         stop_on = None if a.stop_on is None else [k for k in a.stop_on if k != "none"]
         if a.stop_on is not None and "none" in a.stop_on and len(a.stop_on) > 1:
             raise ValueError("--stop-on none cannot be combined with event kinds")
         if t_end is not None:
-            check_times(t_end, dt if dt != "auto" else None, record_dt)
-        opts = RunOptions(t_end=t_end, dt=dt, record_dt=record_dt, force=a.force,
+            check_times(t_end, dt if dt != "auto" else None, history_dt)
+        opts = RunOptions(t_end=t_end, dt=dt, history_dt=history_dt, force=a.force,
                           progress=not a.no_progress and sys.stderr.isatty(), implicit_damping=not a.explicit_damping,
                           plots=not a.no_plots, sleep=not a.no_sleep, checkpoint=a.checkpoint,
                           checkpoint_every=ckpt_every, table_format="csv" if a.csv else "parquet", stop_on=stop_on,
@@ -203,9 +215,9 @@ def _run(a) -> int:
             def writer(out=out, model=scene.model, all_spheres=a.vtk_all_spheres):  # made once the folder is locked
                 return VtkWriter(out, model, all_spheres=all_spheres)
 
-            rec_dt = opts.record_dt or scene.record_dt
+            row_dt = opts.history_dt or scene.history_dt
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
-            frame_dt = rec_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
+            frame_dt = row_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
         check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         result = run_scene(scene, opts.replace(out_dir=out, frame_dt=frame_dt), frame_writer=writer)
     except ValueError as e:
@@ -339,7 +351,7 @@ def _resume(a, asked: RunOptions) -> int:
         worlds = ck.meta["worlds"]
         with allow_large(True):
             scenes = [build_scene(load_scene_module(w["source"]), w["params"]) for w in worlds]
-        batch = Worlds(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
+        batch = WorldBatch(scenes, [{} for _ in scenes], names=[w["folder"] for w in worlds])
         check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
         results = run_worlds(batch, options=opts, resume=ck, check_memory=False)
         _report_batch(results, out)
@@ -462,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with COLUMNS: the .png file (default OUT_DIR/plot_columns.png); without: the folder for "
                          "plot_*.png (default OUT_DIR)")
     pl.add_argument("--full", action="store_true",
-                    help="the whole record on the time axis (default: up to shortly after the motion settles)")
+                    help="the whole history on the time axis (default: up to shortly after the motion settles)")
     pl.add_argument("--list", action="store_true", help="list the columns with their units and meanings")
     r = sub.add_parser("render", help="render frames of an output folder off-screen (pyvista)")
     from ..output.render import add_arguments as _render_args  # imports pyvista only when it renders
@@ -487,10 +499,11 @@ _PYTHON_SHOW_WARNING = warnings.showwarning
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """The engine's warnings (UserWarning) on the command line: one line ``dem: warning: ...``, not Python's source
-    path and category (issue 32: the tutorial's example printed ".../dem/cli/main.py:207: UserWarning:
-    damping_mass='body' ..."); other categories (a library's deprecations) as Python shows them."""
-    if not issubclass(category, UserWarning):
+    """The engine's warnings (UserWarning, and an old spelling's DeprecationWarning) on the command line: one
+    line ``dem: warning: ...``, not Python's source path and category (issue 32: the tutorial's example printed
+    ".../dem/cli/main.py:207: UserWarning: damping_mass='body' ..."); other categories (a library's
+    deprecations) as Python shows them."""
+    if not issubclass(category, UserWarning) and not str(message).endswith(KEPT):
         _PYTHON_SHOW_WARNING(message, category, filename, lineno, file, line)
         return
     print(f"dem: warning: {_one_line(message)}", file=sys.stderr if file is None else file)
@@ -500,7 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     """The ``dem`` command; returns its exit status."""
     shown, warnings.showwarning = warnings.showwarning, _show_warning
     try:
-        return _main(argv)
+        with warnings.catch_warnings():
+            # an old spelling (--record-dt, --set record_dt=...) is said on the command line, not only to Python
+            warnings.filterwarnings("always", category=DeprecationWarning, message=".*" + re.escape(KEPT))
+            return _main(argv)
     except BrokenPipeError:  # `dem scenes | head`: the reader has gone, so stop without a traceback
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush at exit must not fail again

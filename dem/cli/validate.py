@@ -11,7 +11,8 @@ Each case writes ``<out>/<case>/`` (PNG figures, ``case.md`` with its section of
 assembled from every case folder present: a one-page summary first (what matches the mechanics, what
 differs from Itiola & El Shamy 2024 and whether the difference is explained), then each case's detail.
 Its header names the commit; if the sections come from different commits or modes it says so.
-Exit status: 0 when every gating metric passes, 1 when one fails or a case raises, 2 for bad arguments.
+Exit status: 0 when every gating metric passes, 1 when one fails or a case raises, 2 for bad arguments (or no
+validation package to run: the cases come from it, through dem.references, which this command alone loads).
 Gating metrics check the DEM against exact mechanics and numerical convergence; comparisons with the
 paper's approximate numbers do not gate: where one is off its tolerance it reads "differs, explained"
 (its note says by what) or "differs, unexplained".
@@ -29,16 +30,31 @@ from pathlib import Path
 
 import numpy as np
 
+from ..references import PACKAGE
+from ..references import load as load_reference
+
 DEFAULT_OUT = "runs/validation"
 TRACKED_OUT = "docs/validation"
+COMMAND = "dem validate"
+"""What asks for the validation cases, in the message when the validation package is missing (dem.references)."""
+
+
+def _cases():
+    """validation.cases: the cases' names (``CASES``, in report order) and their runner (``run``)."""
+    return load_reference("cases", needed_by=COMMAND)
+
+
+def _tables():
+    """validation.cases.common: the report's Markdown tables and number format."""
+    return load_reference("cases.common", needed_by=COMMAND)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of ``dem validate`` (also used by ``python -m dem.cli.validate``)."""
-    from validation.cases import CASES
-
+    """Options of ``dem validate`` (also used by ``python -m dem.cli.validate``). Building them loads nothing of
+    the validation package (``dem --help`` stays light): an unknown case's error lists the known ones."""
     parser.add_argument("cases", nargs="*", metavar="CASE",
-                        help=f"cases to run, in report order by default: {', '.join(CASES)} (default: all)")
+                        help="cases to run (default: all, in report order): pena, uplift, single_pier, pier_deck, "
+                             "sensitivity, damping, calibration, transfer (validation/cases)")
     parser.add_argument("--out", default=DEFAULT_OUT,
                         help=f"report folder (default {DEFAULT_OUT}; the tracked report is {TRACKED_OUT})")
     parser.add_argument("--quick", action="store_true",
@@ -59,7 +75,7 @@ def _git_commit() -> str | None:
         sha = out.stdout.strip()
         if not sha:
             return None
-        diff = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "dem", "validation", "scenes"],
+        diff = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "dem", PACKAGE, "scenes"],
                               cwd=here.parents[1],
                               capture_output=True, timeout=10)
         return sha + ("+changes" if diff.returncode == 1 else "")
@@ -86,8 +102,7 @@ def _jsonable(x):
 
 def case_markdown(result, *, stamp: str) -> str:
     """The report section of one case result (validation.cases.CaseResult)."""
-    from validation.cases.common import metrics_table
-
+    metrics_table = _tables().metrics_table
     mode = "quick" if result.quick else "full"
     gating = [m for m in result.metrics if m.gate and m.passed is not None]
     differs = [m for m in result.metrics if m.differs]
@@ -107,12 +122,11 @@ def case_markdown(result, *, stamp: str) -> str:
 
 def reference_markdown() -> str:
     """The reference values of validation/data as a table, with what is not available."""
-    from validation.cases.common import fmt, md_table
-    from validation.data import available, load_reference
-
+    fmt, md_table = _tables().fmt, _tables().md_table
+    data = load_reference("data", needed_by=COMMAND)
     out = ["## Reference values", ""]
-    for rid in available():
-        ref = load_reference(rid)
+    for rid in data.available():
+        ref = data.load_reference(rid)
         out += [f"**{ref.title}** (`validation/data/{rid}.json`; {ref.source}). Kinds: "
                 + "; ".join(f"*{k.replace('_', ' ')}*: {v}" for k, v in ref.kinds.items()) + ".", ""]
         rows = [[k, fmt(v.value), v.unit, v.source, v.kind.replace("_", " "), v.note] for k, v in ref.values.items()]
@@ -138,8 +152,7 @@ def _provenance(results: list) -> str:
 
 def summary_markdown(results: list) -> str:
     """The one-page summary: what matches the mechanics, what differs from the paper and why."""
-    from validation.cases.common import md_table
-
+    md_table = _tables().md_table
     gp = sum(r["gating_passed"] for _, r, _ in results)
     gt = sum(r["gating_total"] for _, r, _ in results)
     lines = ["## Summary", "", f"**Matches the mechanics.** {gp} of {gt} gating checks pass (the DEM against exact "
@@ -176,11 +189,9 @@ def summary_markdown(results: list) -> str:
 def write_report(out: Path, *, command: str) -> Path:
     """Assemble ``report.md`` from the case folders present in `out` (in CASES order): header with the
     commit, one-page summary, how to read, overview, reference values, then each case's section."""
-    from validation.cases import CASES
-    from validation.cases.common import md_table
-
+    md_table = _tables().md_table
     results = []
-    for name in CASES:
+    for name in _cases().CASES:
         rj = out / name / "result.json"
         if rj.exists() and (out / name / "case.md").exists():
             results.append((name, json.loads(rj.read_text(encoding="utf-8")),
@@ -223,9 +234,7 @@ def write_report(out: Path, *, command: str) -> Path:
 
 def run_case(name: str, out: Path, *, quick: bool):
     """Run one case and write its folder (case.md, result.json); returns the CaseResult."""
-    from validation.cases import run as run_stages
-
-    result = run_stages(name, out, quick=quick)
+    result = _cases().run(name, out, quick=quick)
     stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     gating = [m for m in result.metrics if m.gate and m.passed is not None]
     record = {
@@ -251,12 +260,15 @@ def run_case(name: str, out: Path, *, quick: bool):
 
 def main(args: argparse.Namespace) -> int:
     """Run the cases named in ``args`` (see :func:`add_arguments`); returns the exit status."""
-    from validation.cases import CASES
-
-    names = list(dict.fromkeys(args.cases)) or list(CASES)
-    unknown = [n for n in names if n not in CASES]
+    try:
+        known = _cases().CASES
+    except ValueError as e:  # no validation package (dem.references): one line, as for bad input
+        print(f"dem: error: {e}", file=sys.stderr)
+        return 2
+    names = list(dict.fromkeys(args.cases)) or list(known)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        print(f"dem validate: error: unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}",
+        print(f"dem validate: error: unknown case(s) {', '.join(unknown)}; known: {', '.join(known)}",
               file=sys.stderr)
         return 2
     from ..device import runtime

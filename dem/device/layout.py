@@ -118,8 +118,9 @@ ATOMIC_RETRIES = 8
 
 
 @ti.dataclass
-class World:
-    """Where one world's items lie in the concatenated device arrays (all indices global)."""
+class WorldOffsets:
+    """Where one world's items lie in the concatenated device arrays (all indices global): its first clump,
+    hull sphere, cluster, wall, material, candidate and slot, and how many of each."""
 
     index: ti.i32
     clump0: ti.i32
@@ -140,14 +141,14 @@ class World:
 
 @ti.func
 def load_world(md: ti.template(), w):
-    """The :class:`World` offsets of world w."""
-    return World(index=w, clump0=md.world_info[w, WI_CLUMP0], n_clump=md.world_info[w, WI_NCLUMP],
-                 hull0=md.world_info[w, WI_HULL0], n_hull=md.world_info[w, WI_NHULL],
-                 cluster0=md.world_info[w, WI_CLUSTER0], n_cluster=md.world_info[w, WI_NCLUSTER],
-                 wall0=md.world_info[w, WI_WALL0], n_wall=md.world_info[w, WI_NWALL],
-                 mat0=md.world_info[w, WI_MAT0], n_mat=md.world_info[w, WI_NMAT],
-                 cand0=md.world_info[w, WI_CAND0], iface0=md.world_info[w, WI_IFACE0],
-                 n_slot=md.world_info[w, WI_NSLOT], slot0=md.world_info[w, WI_SLOT0])
+    """The :class:`WorldOffsets` of world w."""
+    return WorldOffsets(index=w, clump0=md.world_info[w, WI_CLUMP0], n_clump=md.world_info[w, WI_NCLUMP],
+                        hull0=md.world_info[w, WI_HULL0], n_hull=md.world_info[w, WI_NHULL],
+                        cluster0=md.world_info[w, WI_CLUSTER0], n_cluster=md.world_info[w, WI_NCLUSTER],
+                        wall0=md.world_info[w, WI_WALL0], n_wall=md.world_info[w, WI_NWALL],
+                        mat0=md.world_info[w, WI_MAT0], n_mat=md.world_info[w, WI_NMAT],
+                        cand0=md.world_info[w, WI_CAND0], iface0=md.world_info[w, WI_IFACE0],
+                        n_slot=md.world_info[w, WI_NSLOT], slot0=md.world_info[w, WI_SLOT0])
 
 
 @ti.func

@@ -51,6 +51,7 @@ import math
 
 import numpy as np
 
+from ..version import warn_renamed
 from .assembly import Assembly, Joint
 from .clump import Box, ClumpTemplate
 from .lattice import (
@@ -70,7 +71,7 @@ from .lattice import (
 from .sizing import check_sphere_count
 
 BONDS = ("stack", "running")
-"""The bonds :func:`wall` lays (module docstring)."""
+"""The bonds :func:`masonry_wall` lays (module docstring)."""
 
 _CACHE = TemplateCache(16)
 _REL = 1e-9  # relative tolerance of "a whole number of" (courses in the height, blocks in the length)
@@ -81,7 +82,7 @@ def wall_block(length: float, height: float, thickness: float, *, r_core: float,
     """Graded sphere packing of one wall block (module docstring): L × H × T [m] along y, z, x, the origin
     at its centre; bed zones ``zone`` [m] deep of r_joint spheres under the bottom and top faces, the core
     of r_core spheres [m]. The bed zones' rows along y are spaced 2 r_joint exactly, so `length` must be a
-    whole number of 2 r_joint (of 2 r_core with ``zone`` 0); :func:`wall` rounds the radius to make it so.
+    whole number of 2 r_joint (of 2 r_core with ``zone`` 0); :func:`masonry_wall` rounds the radius to make it so.
     The same arguments give the same template object (its arrays read-only)."""
     key = (length, height, thickness, r_core, r_joint, zone, spacing_ratio)
     return _CACHE.get(key, lambda: _build(length, height, thickness, r_core=r_core, r_joint=r_joint, zone=zone,
@@ -205,11 +206,12 @@ def course_layout(length: float, block_length: float, courses: int, bond: str) -
     return [shifted if bond == "running" and k % 2 == 1 else whole for k in range(courses)]
 
 
-def wall(builder, *, length: float, height: float, thickness: float, course_height, block_length: float,
-         bond: str = "running", material, density: float | None = None, r_core: float, r_joint: float | None = None,
-         zone: float = 0.0, spacing_ratio: float = 0.75, base: int | None = None, base_height: float = 0.0,
-         position=(0.0, 0.0), name: str = "") -> Assembly:
-    """Lay a dry masonry wall (module docstring) on the horizontal wall `base` or at `base_height` [m].
+def masonry_wall(builder, *, length: float, height: float, thickness: float, course_height, block_length: float,
+                 bond: str = "running", material, density: float | None = None, r_core: float,
+                 r_joint: float | None = None, zone: float = 0.0, spacing_ratio: float = 0.75, base: int | None = None,
+                 base_height: float = 0.0, position=(0.0, 0.0), name: str = "") -> Assembly:
+    """Lay a dry masonry wall (module docstring) on the horizontal plane boundary `base` (a ModelBuilder wall)
+    or at `base_height` [m]. (``dem.wall`` before: "wall" alone is a plane boundary, ModelBuilder.add_wall.)
 
     Args:
         length, height, thickness: the wall's length (along y), height and thickness (along x) [m].
@@ -230,7 +232,7 @@ def wall(builder, *, length: float, height: float, thickness: float, course_heig
     layout = course_layout(length, block_length, len(heights), bond)
     g = float(np.linalg.norm(builder.gravity))
     if not (g > 0 and np.allclose(builder.gravity[:2], 0.0)):
-        raise ValueError(f"wall needs gravity along −z, got {builder.gravity.tolist()}")
+        raise ValueError(f"masonry_wall needs gravity along −z, got {builder.gravity.tolist()}")
     if base is not None:
         if not 0 <= base < len(builder.walls) or not np.allclose(np.abs(builder.walls[base].normal), [0, 0, 1]):
             raise ValueError(f"base must be the index of a horizontal wall in [0, {len(builder.walls)})")
@@ -257,6 +259,14 @@ def wall(builder, *, length: float, height: float, thickness: float, course_heig
     bodies = tuple(c for row in blocks for c, *_ in row)
     names = tuple(n for row in blocks for _c, n, *_ in row)
     return Assembly(name, bodies, names, tuple(joints), float(base_height), float(z[-1]))
+
+
+def __getattr__(name: str):
+    """``wall``, the old name of :func:`masonry_wall`, with a DeprecationWarning."""
+    if name == "wall":
+        warn_renamed("dem.model.masonry_wall.wall", "dem.model.masonry_wall.masonry_wall")
+        return masonry_wall
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _joints(builder, blocks, heights, z, thickness, g, base, prefix) -> list[Joint]:

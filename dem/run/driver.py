@@ -169,7 +169,7 @@ def run_scene(scene: Scene, options: RunOptions | None = None, *, frame_writer=N
     Checkpoints, when ``checkpoint`` or ``checkpoint_every`` [s of simulated time] asks for them: every
     checkpoint_every (None: every CHECKPOINT_WALL_SECONDS of wall time), at an interrupt and at the end; none
     otherwise. ``resume``: a checkpoint (dem.run.checkpoint.load) of this scene to go
-    on from; Δt, the record interval, damping and sleep then come from it, and ``t_end`` (default: the
+    on from; Δt, the history interval, damping and sleep then come from it, and ``t_end`` (default: the
     checkpointed run's) may extend the run.
 
     Events: ``stop_on`` (kinds from dem.run.event_kinds.KINDS; None: the scene's choice) end the run when found.
@@ -183,7 +183,7 @@ def run_scene(scene: Scene, options: RunOptions | None = None, *, frame_writer=N
     return Run([scene], RunOptions.of(options, **settings), frame_writers=[frame_writer], resume=resume).run()[0]
 
 
-class _World:
+class _WorldRun:
     """One world of a run: its scene, output folder and everything the host keeps about it."""
 
     def __init__(self, index: int, scene: Scene, out: Path | None, spec: EventSpec, est, notes: list[str],
@@ -292,8 +292,8 @@ class Run:
         if not scenes:
             raise ValueError("a run needs at least one scene")
         opts = self.options = options if options is not None else RunOptions()
-        t_end, dt, record_dt, implicit_damping, sleep = opts.t_end, opts.dt, opts.record_dt, opts.implicit_damping, \
-            opts.sleep
+        t_end, dt, history_dt, implicit_damping, sleep = opts.t_end, opts.dt, opts.history_dt, \
+            opts.implicit_damping, opts.sleep
         checkpoint_every, stop_on, frame_dt = opts.checkpoint_every, opts.stop_on, opts.frame_dt
         self.scenes, self.resume = list(scenes), resume
         self.batch = len(scenes) > 1 if batch is None else bool(batch)
@@ -301,17 +301,17 @@ class Run:
         if resume is not None:
             run = resume.meta["run"]
             dt, implicit_damping, sleep = run["dt"], run["implicit_damping"], run["sleep"]
-            record_dt = run["record_every"] * run["dt"]
+            history_dt = run["record_every"] * run["dt"]
             t_end = run["t_end_requested"] if t_end is None else t_end
         t_end = positive_seconds("t_end", _common(scenes, "t_end", t_end))
-        record_dt = positive_seconds("record_dt", _common(scenes, "record_dt", record_dt))
+        history_dt = positive_seconds("history_dt", _common(scenes, "history_dt", history_dt))
         dt = _common(scenes, "dt", dt) if not isinstance(dt, str) else dt
         chosen = [choose_timestep(s, dt, force=opts.force or resume is not None, implicit_damping=implicit_damping)
                   for s in scenes]
         self.dt = min(d for d, _e in chosen)  # 'auto': the smallest world's
-        check_times(t_end, self.dt, record_dt)
-        self.t_end, self.record_dt = t_end, record_dt
-        self.record_every = max(1, int(round(record_dt / self.dt)))
+        check_times(t_end, self.dt, history_dt)
+        self.t_end, self.history_dt = t_end, history_dt
+        self.record_every = max(1, int(round(history_dt / self.dt)))  # steps between history rows
         self.implicit_damping, self.sleep = bool(implicit_damping), bool(sleep)
         self.n_total = int(math.ceil(t_end / self.dt - 1e-9))
         if resume is not None:
@@ -330,7 +330,7 @@ class Run:
             if stop_on is not None:
                 spec = EventSpec(spec.domain, spec.watches, tuple(stop_on), spec.slide_speed, spec.slide_duration)
             out = None if self.out is None else (self.out / names[k] if self.batch else self.out)
-            self.worlds.append(_World(k, scene, out, spec, chosen[k][1], _support_notes(scene.model), writers[k]))
+            self.worlds.append(_WorldRun(k, scene, out, spec, chosen[k][1], _support_notes(scene.model), writers[k]))
         if resume is not None:
             for w in self.worlds:
                 check_matches(resume, w.scene.model, dt=self.dt, record_every=self.record_every,
@@ -347,7 +347,7 @@ class Run:
         if any(w is not None for w in writers):
             # frames fall on record steps, so each frame has its row in the history
             every = self.record_every
-            self.frame_every = every * max(1, int(round((frame_dt or record_dt) / (self.dt * every))))
+            self.frame_every = every * max(1, int(round((frame_dt or history_dt) / (self.dt * every))))
         self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
         self.lock = None
 
@@ -600,7 +600,7 @@ class Run:
         save_checkpoint(self.out / CHECKPOINT_NAME, meta, sim.checkpoint_arrays(), arrays)
         self.ckpt_info = info
 
-    def _summary(self, w: _World, status: str, signame: str | None = None) -> tuple[dict, dict]:
+    def _summary(self, w: _WorldRun, status: str, signame: str | None = None) -> tuple[dict, dict]:
         scene, sim, dt = w.scene, self.sim, self.dt
         history = w.hist.columns()
         steps = w.stop_step if w.stop_step is not None else sim.state.step
@@ -629,7 +629,7 @@ class Run:
             "scene": scene.name, "status": status, "diagnosis": w.diagnosis, "stopped_by": w.stop_event,
             "interrupted_by": signame, "warnings": warnings,
             "arch": runtime.arch(), "precision": runtime.precision(), "dt": dt, "steps": steps,
-            "t_end": steps * dt, "t_end_requested": self.t_end, "record_dt": sim.record_every * dt,
+            "t_end": steps * dt, "t_end_requested": self.t_end, "history_dt": sim.record_every * dt,
             "history_rows": n, "ball_count": scene.model.ball_count, "hull_ball_count": scene.model.hull_count,
             "clump_count": scene.model.clump_count, "wall_count": scene.model.wall_count,
             "wall_time_s": wall, "startup_s": self.startup, "steps_per_s": steps / wall if wall > 0 else None,

@@ -7,7 +7,7 @@ The command line builds one from its flags; :func:`dem.run_scene`, :func:`dem.ru
     dem.run_scene(scene, opts)
     dem.run_scene(scene, t_end=2.0, out_dir="runs/pena", plots=False)     # the same
 
-A setting left at None takes the scene's own value (Δt, duration, record interval) or the default that its
+A setting left at None takes the scene's own value (Δt, duration, history interval) or the default that its
 description gives. Every value given is checked here, with the allowed range in the message, before any
 model is built or any step runs.
 """
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..output.history import TABLE_FORMATS
+from ..version import renamed_keyword, warn_renamed
 from .event_kinds import KINDS
 
 
@@ -34,12 +35,14 @@ def positive_seconds(name: str, value) -> float:
     return x
 
 
+@renamed_keyword("record_dt", "history_dt")
 @dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """The settings of a run (SI units; None: the scene's value or the default said).
 
     t_end: simulated duration [s] (None: the scene's). dt: time step [s], or ``"auto"`` (AUTO_SAFETY × the
-    critical estimate; None: the scene's). record_dt: interval of the record rows [s] (None: the scene's).
+    critical estimate; None: the scene's). history_dt: interval between history rows [s] (None: the scene's;
+    ``record_dt`` before, still taken with a DeprecationWarning: a "record" is a ground motion).
     out_dir: the output folder (None: nothing written). force: run even with Δt above the critical estimate.
     progress: a progress bar on stderr. implicit_damping: dashpots applied implicitly (default) or explicitly
     as in the paper. plots: draw the history plots. sleep: bodies at rest stop being integrated.
@@ -55,7 +58,7 @@ class RunOptions:
 
     t_end: float | None = None
     dt: float | str | None = None
-    record_dt: float | None = None
+    history_dt: float | None = None
     out_dir: Path | str | None = None
     force: bool = False
     progress: bool = True
@@ -72,7 +75,7 @@ class RunOptions:
 
     def __post_init__(self):
         setattr_ = object.__setattr__  # frozen: normalise the fields once, here
-        for name in ("t_end", "record_dt", "frame_dt"):
+        for name in ("t_end", "history_dt", "frame_dt"):
             if getattr(self, name) is not None:
                 setattr_(self, name, positive_seconds(name, getattr(self, name)))
         if isinstance(self.dt, str):
@@ -103,6 +106,11 @@ class RunOptions:
     def of(cls, options: RunOptions | None = None, **settings) -> RunOptions:
         """`options` with `settings` (keywords of the same names) put over it; an unknown name is a
         TypeError naming it."""
+        if "record_dt" in settings:  # the old name (dem.version.renamed_keyword), from run_scene or run_worlds
+            warn_renamed("record_dt=", "history_dt=", stacklevel=4)
+            if "history_dt" in settings:
+                raise TypeError("got both record_dt and history_dt: give history_dt only")
+            settings["history_dt"] = settings.pop("record_dt")
         unknown = sorted(set(settings) - {f.name for f in dataclasses.fields(cls)})
         if unknown:
             raise TypeError(f"unknown run option(s) {', '.join(unknown)}; the options are "

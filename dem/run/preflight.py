@@ -31,15 +31,15 @@ def check_threads(threads) -> None:
         raise ValueError(f"--threads must be an integer in [1, {cores}] (this machine's cores), got {threads!r}")
 
 
-def check_times(t_end: float, dt: float | None, record_dt: float | None) -> None:
-    """The duration against the time step and the record interval [s] (each must fit in the run once)."""
+def check_times(t_end: float, dt: float | None, history_dt: float | None) -> None:
+    """The duration against the time step and the history interval [s] (each must fit in the run once)."""
     if not (isinstance(t_end, (int, float)) and math.isfinite(t_end) and t_end > 0):
         raise ValueError(f"--t-end must be a number of seconds > 0, got {t_end!r}")
     if dt is not None and dt > t_end:
         raise ValueError(f"--dt must be at most --t-end = {t_end:g} s (one step at least), got {dt:g} s")
-    if record_dt is not None and record_dt > t_end:
-        raise ValueError(f"--record-dt must be at most --t-end = {t_end:g} s (one record at least), "
-                         f"got {record_dt:g} s")
+    if history_dt is not None and history_dt > t_end:
+        raise ValueError(f"--history-dt must be at most --t-end = {t_end:g} s (one history row at least), "
+                         f"got {history_dt:g} s")
 
 
 def check_out_dir(out: Path | str) -> None:
@@ -90,4 +90,4 @@ def check_disk_room(out: Path | str, estimate: int) -> None:
     if free < need:
         raise ValueError(f"--out {out}: its disk has {free / 2**20:.1f} MiB free, and this run will write about "
                          f"{estimate / 2**20:.1f} MiB ({DISK_MARGIN:g}× that needed, with the temporary copies); "
-                         "free some space, choose another --out, or record less often (--record-dt)")
+                         "free some space, choose another --out, or record less often (--history-dt)")

@@ -36,4 +36,4 @@ def standing_scene(name: str, sb: StandingBody, p: dict, dt: float, *, info: dic
     watch = Watch(body, None, (0.0, 1.0, 0.0), base="table",
                   feet=tuple(tuple(float(v) for v in x) for x in feet(sb.template, r)), foot_radius=r)
     events = EventSpec(((-reach, -reach, -reach), (reach, reach, 2 * reach)), (watch,))
-    return Scene(name, sb.model, probes, dt, p["t_end"], p["record_dt"], p, sb.info | (info or {}), events=events)
+    return Scene(name, sb.model, probes, dt, p["t_end"], p["history_dt"], p, sb.info | (info or {}), events=events)

@@ -29,6 +29,7 @@ from pathlib import Path
 from ..model.sizing import _size, available_memory
 from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
+from ..version import warn_renamed
 from .assembly_response import ASSEMBLY_COLUMNS, assembly_response
 from .options import RunOptions
 from .response import merge_falls, run_response
@@ -37,8 +38,9 @@ WORLDS_TABLE = "worlds.csv"
 
 
 @dataclass
-class Worlds:
-    """Scenes to run as one batch: ``scenes[k]`` built with ``overrides[k]`` (on top of ``common``)."""
+class WorldBatch:
+    """Scenes built to run as one batch of worlds: ``scenes[k]`` built with ``overrides[k]`` (on top of
+    ``common``), world k named ``names[k]`` (its output folder). ``dem.Worlds`` before."""
 
     scenes: list[Scene]
     overrides: list[dict]
@@ -55,6 +57,14 @@ class Worlds:
     @property
     def models(self):
         return [s.model for s in self.scenes]
+
+
+def __getattr__(name: str):
+    """``Worlds``, the old name of :class:`WorldBatch`, with a DeprecationWarning."""
+    if name == "Worlds":
+        warn_renamed("dem.run.worlds.Worlds", "dem.run.worlds.WorldBatch")
+        return WorldBatch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def vary_grid(vary: dict[str, list]) -> list[dict]:
@@ -98,7 +108,7 @@ def world_overrides(*, vary: dict[str, list] | None = None, count: int | None = 
 
 
 def build_worlds(scene, overrides: list[dict] | None = None, *, common: dict | None = None,
-                 count: int | None = None) -> Worlds:
+                 count: int | None = None) -> WorldBatch:
     """Build one scene once per world.
 
     Args:
@@ -124,7 +134,7 @@ def build_worlds(scene, overrides: list[dict] | None = None, *, common: dict | N
         except ValueError as e:
             raise ValueError(f"world {k} ({_describe(overrides[k]) or 'no overrides'}): {e}") from None
     scenes = [build_scene(module, p) for p in params]
-    return Worlds(scenes, [dict(ov) for ov in overrides], common)
+    return WorldBatch(scenes, [dict(ov) for ov in overrides], common)
 
 
 def _describe(ov: dict) -> str:
@@ -133,7 +143,7 @@ def _describe(ov: dict) -> str:
 
 def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions | None = None, *, resume=None,
                check_memory: bool = True, **settings):
-    """Run a batch of worlds (:class:`Worlds`, or a scene and ``overrides`` for :func:`build_worlds`) and,
+    """Run a batch of worlds (:class:`WorldBatch`, or a scene and ``overrides`` for :func:`build_worlds`) and,
     with ``options.out_dir``, write one folder per world (the files of ``dem run``) and ``worlds.csv`` (one row per
     world: its parameters, status, peak |θ|/α, overturning, residual tilt, slip, uplift, energy error).
 
@@ -145,7 +155,7 @@ def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions 
     from ..device import runtime
     from .driver import Run
 
-    if not isinstance(worlds, Worlds):
+    if not isinstance(worlds, WorldBatch):
         worlds = build_worlds(worlds, overrides)
     if check_memory:
         check_device_memory(worlds.models, runtime.arch())
@@ -177,7 +187,7 @@ def world_row(scene: Scene, result) -> dict:
     return {"status": s["status"], "t_end": s["t_end"]} | row | bodies
 
 
-def world_table(worlds: Worlds, results):
+def world_table(worlds: WorldBatch, results):
     """worlds.csv as a pandas DataFrame, one row per world: its index, each varied parameter (as given), the
     status (``ok``, ``stopped``, ``unstable``, ``interrupted``, ``failed``) and the figures of
     :func:`world_row` (overturned as true/false; units in the column names: s, m)."""
@@ -204,7 +214,7 @@ def world_table(worlds: Worlds, results):
     return pd.DataFrame(table)
 
 
-def write_world_table(path: Path, worlds: Worlds, results) -> None:
+def write_world_table(path: Path, worlds: WorldBatch, results) -> None:
     """Write worlds.csv atomically (an interrupted write leaves the old file or none, never half of one)."""
 
     text = world_table(worlds, results).to_csv(index=False, float_format="%.10g", na_rep="nan")

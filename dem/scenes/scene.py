@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..version import renamed_keyword, warn_renamed
+
 if TYPE_CHECKING:  # dem.model imports Taichi; listing scenes must not
     from ..model.model import Model
 
@@ -88,10 +90,20 @@ class Param:
             raise ValueError(f"parameter {name!r} must be in {self.range_text()}, got {value!r}")
 
 
+RENAMED_PARAMS = {"record_dt": "history_dt"}
+"""Old names of the shipped scenes' parameters: an override by the old name sets the new one (with a
+DeprecationWarning) in a scene that has the new name and not the old (README, "Names")."""
+
+
 def resolve_params(spec: dict[str, Param], overrides: dict[str, Any] | None = None, *, scene: str = "") -> dict:
     """Defaults updated by `overrides`, each converted and range-checked (ValueError names the key)."""
     out = {k: p.default for k, p in spec.items()}
     for key, value in (overrides or {}).items():
+        if key not in spec and RENAMED_PARAMS.get(key) in spec:
+            warn_renamed(f"the scene parameter {key}", RENAMED_PARAMS[key])
+            if RENAMED_PARAMS[key] in overrides:
+                raise ValueError(f"give {RENAMED_PARAMS[key]} only (it is {key}'s new name), not both")
+            key = RENAMED_PARAMS[key]
         if key not in spec:
             valid = ", ".join(sorted(spec))
             raise ValueError(f"unknown parameter {key!r} for scene {scene or '?'}; valid keys: {valid}")
@@ -115,6 +127,7 @@ def parse_assignments(items: list[str]) -> dict[str, str]:
     return out
 
 
+@renamed_keyword("record_dt", "history_dt")
 @dataclass
 class Scene:
     """What a scene module's ``build`` returns.
@@ -123,7 +136,8 @@ class Scene:
         name: scene name.
         model: the finalized model.
         probes: quantities recorded in the history (dem.run.probes).
-        dt: default time step [s]; t_end: default duration [s]; record_dt: record interval [s].
+        dt: default time step [s]; t_end: default duration [s]; history_dt: interval between history rows [s]
+            (``record_dt`` before, still taken and read with a DeprecationWarning: a "record" is a ground motion).
         params: the parameters used.
         info: extra facts for summary.json (e.g. both mass computations of a clump).
         postprocess: optional f(history, out_dir) -> dict, run after the run; its result goes in the summary.
@@ -137,7 +151,7 @@ class Scene:
     probes: list
     dt: float
     t_end: float
-    record_dt: float
+    history_dt: float
     params: dict
     info: dict = field(default_factory=dict)
     postprocess: Callable | None = None

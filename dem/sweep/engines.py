@@ -10,7 +10,8 @@ scheduled. Engines:
   stops, the others go on); the rows are derived from each world's history.
 - ``rigid``: the scene's rigid reference (``info['rigid_reference']``: a block, or the rocking frame of the
   pier-deck bridge) under the same base accelerations, solved for the whole batch at once by the
-  vectorised solver of validation.rocking (``solve_batch``, the engine of ``base_excited_batch``).
+  vectorised solver of validation.rocking (``solve_batch``, the engine of ``base_excited_batch``), loaded
+  through dem.references (the one place dem names the validation package) when a batch needs it.
 
 Each worker process initialises Taichi once (:func:`ensure_runtime`) and loads each scene module once, so
 the compiled kernels stay warm across the tasks it runs.
@@ -30,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..model.motion_set import MotionSet
+from ..references import load as load_reference
 from ..run.assembly_response import assembly_response
 from ..run.options import RunOptions
 from ..run.response import default_overturn_angle, dem_response, empty_response, merge_falls, rigid_response
@@ -37,6 +39,8 @@ from ..scenes.scene import build_scene, load_scene_module, resolve_params
 from ..scenes.tools import RECORD_PARAMS, base_signal, shaking_direction
 
 ENGINES = ("dem", "rigid")
+RIGID_ENGINE = "dem sweep --engine rigid"
+"""What asks for the rocking solver, in the message when the validation package is missing (dem.references)."""
 RIGID_GEOMETRIES = ("nominal", "edge")
 """Rigid block geometry: the scene's nominal block, or the DEM packing's rounded edges (α' = atan(b'/h'))."""
 ASSEMBLY_EDGE = ("--rigid-geometry edge applies to one block of spheres; this scene is an assembly of blocks, whose "
@@ -122,7 +126,7 @@ def _overturn_angle(options: dict, alpha: float) -> float:
 def _dem_batch(batch: Batch) -> list[dict]:
     """The batch's cases as worlds of one run (dem.run.Run with batch=True): one launch steps them all, on
     the serial path one CPU thread per world, on the block path one thread block per world. Cases whose
-    scenes disagree on Δt, record interval or duration (records of different lengths) run as separate
+    scenes disagree on Δt, history interval or duration (records of different lengths) run as separate
     batches of worlds; a case whose scene cannot be built gets an error row and the others go on."""
     from ..run.driver import Run
 
@@ -135,7 +139,7 @@ def _dem_batch(batch: Batch) -> list[dict]:
         t0 = time.perf_counter()
         try:
             scene = build_scene(module, batch.fixed | overrides)
-            groups.setdefault((scene.dt, scene.record_dt, scene.t_end), []).append((case_id, scene,
+            groups.setdefault((scene.dt, scene.history_dt, scene.t_end), []).append((case_id, scene,
                                                                                     time.perf_counter() - t0))
         except (ValueError, ArithmeticError) as e:
             rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", time.perf_counter() - t0)
@@ -190,9 +194,7 @@ def _rigid_reference(batch: Batch, params: dict) -> dict:
         if batch.options.get("rigid_geometry", "nominal") == "edge":
             if "assembly" in scene.info:  # plan_sweep refuses it first; a Batch made by hand lands here
                 raise ValueError(ASSEMBLY_EDGE)
-            from validation.rocking.pivot import pivot_geometry
-
-            geo = pivot_geometry(scene.model, 0)
+            geo = load_reference("rocking.pivot", needed_by=RIGID_ENGINE).pivot_geometry(scene.model, 0)
             nominal = geo.__class__(0.5 * ref["width"], 0.5 * ref["height"], 0.0, geo.mass, geo.inertia_g, geo.g)
             ref["p"] *= geo.p / nominal.p  # the frame's p̄ scales with its piers' p
             ref["alpha"] = geo.alpha
@@ -204,13 +206,9 @@ def _rigid_case(case_id: str, ref: dict, acc: np.ndarray, vert: np.ndarray, dt: 
                 prep: float) -> dict:
     """One rigid case with a vertical base acceleration (validation.rocking.solve: θ̈ with g + a_v, which the
     batch solver does not take), its accelerations sampled every dt [s]."""
-    from validation.rocking.block import RockingBlock, resolve_restitution
-    from validation.rocking.solver import solve
-
+    solve = load_reference("rocking.solver", needed_by=RIGID_ENGINE).solve
     t0 = time.perf_counter()
-    restitution = o.get("restitution")
-    e = resolve_restitution(ref["alpha"], restitution if restitution is not None else ref["restitution"])
-    block = RockingBlock(ref["alpha"], ref["p"], e, ref["g"])
+    block = _rigid_block(ref, o)
     try:
         res = solve(block, acc, t_end, dt=dt, accel_dt=dt, vertical=vert,
                     overturn_angle=_overturn_angle(o, ref["alpha_nominal"]))
@@ -221,11 +219,16 @@ def _rigid_case(case_id: str, ref: dict, acc: np.ndarray, vert: np.ndarray, dt: 
     return {"case_id": case_id, "status": "ok", "message": ""} | resp | {"wall_time_s": prep + time.perf_counter() - t0}
 
 
+def _rigid_block(ref: dict, o: dict):
+    """The rigid reference as validation.rocking's RockingBlock, its restitution the sweep's or the scene's."""
+    rocking = load_reference("rocking.block", needed_by=RIGID_ENGINE)
+    restitution = o.get("restitution")
+    e = rocking.resolve_restitution(ref["alpha"], restitution if restitution is not None else ref["restitution"])
+    return rocking.RockingBlock(ref["alpha"], ref["p"], e, ref["g"])
+
+
 def _rigid_batch(batch: Batch) -> list[dict]:
-    from validation.rocking.batch import solve_batch
-    from validation.rocking.block import RockingBlock, resolve_restitution
-
-
+    solve_batch = load_reference("rocking.batch", needed_by=RIGID_ENGINE).solve_batch
     o = batch.options
     module = scene_module(batch.scene)
     dt = float(o.get("rigid_dt") or 0.01)
@@ -258,9 +261,7 @@ def _rigid_batch(batch: Batch) -> list[dict]:
     for members in groups.values():
         t0 = time.perf_counter()
         ref = members[0][1]
-        restitution = o.get("restitution")
-        e = resolve_restitution(ref["alpha"], restitution if restitution is not None else ref["restitution"])
-        block = RockingBlock(ref["alpha"], ref["p"], e, ref["g"])
+        block = _rigid_block(ref, o)
         accels = np.stack([m[2] for m in members])
         angle = _overturn_angle(o, ref["alpha_nominal"])
         try:

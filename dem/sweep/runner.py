@@ -24,10 +24,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..references import load as load_reference
 from ..scenes.scene import build_scene, load_scene_module, resolve_params
 from ..scenes.tools import RECORD_PARAMS
 from .cases import RESERVED, Case, build_cases, record_infos
-from .engines import ASSEMBLY_EDGE, ENGINES, RIGID_GEOMETRIES, Batch, run_batch
+from .engines import ASSEMBLY_EDGE, ENGINES, RIGID_ENGINE, RIGID_GEOMETRIES, Batch, run_batch
 from .store import ResultStore
 
 RETRIES = 2
@@ -140,6 +141,7 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
                 "t_end_s": t_end, "im_period_s": spec.im_period, "fixed": fixed,
                 "overturn_deg": spec.overturn_deg}
     if spec.engine == "rigid":
+        load_reference("rocking", needed_by=RIGID_ENGINE)  # the solver is there, before any batch
         _check_rigid_reference(module, fixed | cases[0].overrides() | {"t_end": t_end}, spec.rigid_geometry)
         settings |= {"rigid_dt_s": rigid_dt, "restitution": spec.restitution,
                      "rigid_geometry": spec.rigid_geometry}

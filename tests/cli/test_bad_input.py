@@ -29,7 +29,7 @@ from tests._reliability import QUIET, one_error_line, strict_json
 # run options: a tiny scene (the drop box: 8 spheres) over short times, so accepted inputs run in a moment
 SCENE = "drop_box"
 DROP_KEYS = ["weight", "gravity", "length_x", "length_y", "length_z", "stiffness", "damping", "drop_height",
-             "theta_x_deg", "theta_y_deg", "corner_radius", "dt", "t_end", "record_dt"]
+             "theta_x_deg", "theta_y_deg", "corner_radius", "dt", "t_end", "history_dt"]
 numbers = st.one_of(st.floats(allow_nan=True, allow_infinity=True, width=64),
                     st.sampled_from([0.0, -1.0, 1e-300, 1e300, 0.5, 2.0, 10.0]))
 texts = st.one_of(numbers.map(repr), st.text(alphabet="abc-+.e0123456789 =", max_size=6))
@@ -40,7 +40,7 @@ dt_values = st.one_of(st.none(), st.just("auto"), st.floats(min_value=1e-6, max_
                       st.sampled_from(["0", "-1e-5", "nan", "inf", "1", "fast", "-0"]))
 t_end_values = st.one_of(st.none(), st.floats(min_value=1e-4, max_value=0.02).map(repr),
                          st.sampled_from(["0", "-3", "nan", "inf", "1e-9", "x"]))
-record_values = st.one_of(st.none(), st.floats(min_value=1e-6, max_value=0.05).map(repr),
+history_values = st.one_of(st.none(), st.floats(min_value=1e-6, max_value=0.05).map(repr),
                           st.sampled_from(["0", "-1", "nan", "1e9"]))
 thread_values = st.one_of(st.none(), st.integers(min_value=-10, max_value=10**6).map(str), st.just("1.5"))
 # inputs within the allowed ranges, so that about half the examples are runs (the drop box's parameters
@@ -52,9 +52,9 @@ good_sets = st.dictionaries(st.sampled_from(sorted(GOOD_RANGES)), st.floats(0.0,
     lambda d: [f"{k}={GOOD_RANGES[k][0] + u * (GOOD_RANGES[k][1] - GOOD_RANGES[k][0])!r}" for k, u in d.items()])
 good = st.fixed_dictionaries({
     "sets": good_sets, "dt": st.one_of(st.none(), st.just("auto"), st.floats(1e-6, 1e-4).map(repr)),
-    "t_end": st.floats(1e-3, 0.02).map(repr), "record_dt": st.one_of(st.none(), st.floats(1e-4, 1e-3).map(repr)),
+    "t_end": st.floats(1e-3, 0.02).map(repr), "history_dt": st.one_of(st.none(), st.floats(1e-4, 1e-3).map(repr)),
     "threads": st.one_of(st.none(), st.integers(1, os.cpu_count() or 1).map(str)), "force": st.booleans()})
-wild = st.fixed_dictionaries({"sets": set_items, "dt": dt_values, "t_end": t_end_values, "record_dt": record_values,
+wild = st.fixed_dictionaries({"sets": set_items, "dt": dt_values, "t_end": t_end_values, "history_dt": history_values,
                               "threads": thread_values, "force": st.booleans()})
 
 
@@ -69,20 +69,20 @@ def _check_outcome(code: int, err: str, out: Path, t_end_given: str | None) -> N
     hist = read_history(out)
     if code == 3:
         one_error_line(err, "dem: run stopped:")
-        assert s["status"] == "unstable" and hist["t"][-1] == pytest.approx(s["t_end"], abs=s["record_dt"])
+        assert s["status"] == "unstable" and hist["t"][-1] == pytest.approx(s["t_end"], abs=s["history_dt"])
         return
     assert code == 0, err
     assert s["status"] in ("ok", "stopped"), s["status"]
     t = hist["t"]
     assert t[0] == 0.0 and len(t) == s["history_rows"] and np.all(np.diff(t) > 0)
-    assert np.allclose(np.diff(t), s["record_dt"], rtol=1e-6, atol=1e-12)
+    assert np.allclose(np.diff(t), s["history_dt"], rtol=1e-6, atol=1e-12)
     if s["status"] == "ok":
         requested = s["t_end_requested"]
         if t_end_given is not None:
             assert requested == float(t_end_given)
-        # the run ends on the first step at or past the requested time, its last record within one interval
+        # the run ends on the first step at or past the requested time, its last history row within one interval
         assert requested <= s["t_end"] + 1e-12 < requested + s["dt"] + 1e-12
-        assert s["t_end"] - s["record_dt"] - s["dt"] <= t[-1] <= s["t_end"] + 1e-12
+        assert s["t_end"] - s["history_dt"] - s["dt"] <= t[-1] <= s["t_end"] + 1e-12
         # dt_critical is +inf while nothing touches (no stiffness limits the step); the rest is finite
         assert all(np.all(np.isfinite(v)) for k, v in hist.items() if k != "dt_critical")
         assert not np.any(np.isnan(hist["dt_critical"]))
@@ -93,11 +93,11 @@ def _check_outcome(code: int, err: str, out: Path, t_end_given: str | None) -> N
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(options=st.one_of(good, wild))
 def test_run_options_end_in_a_clean_run_or_one_error_line(ti_cpu, capsys, options):
-    sets, dt, t_end, record_dt, threads, force = (options[k] for k in ("sets", "dt", "t_end", "record_dt",
+    sets, dt, t_end, history_dt, threads, force = (options[k] for k in ("sets", "dt", "t_end", "history_dt",
                                                                        "threads", "force"))
     out = Path(tempfile.mkdtemp(prefix="dem_bad_input_")) / "run"
     argv = ["run", SCENE, *QUIET, "--out", str(out)]
-    for opt, v in (("--dt", dt), ("--t-end", t_end), ("--record-dt", record_dt), ("--threads", threads)):
+    for opt, v in (("--dt", dt), ("--t-end", t_end), ("--history-dt", history_dt), ("--threads", threads)):
         if v is not None:
             argv += [opt, v]
     if t_end is None:

@@ -15,7 +15,7 @@ from dem.cli.main import main
 from dem.model.arch import arch
 from dem.model.assembly import column
 from dem.model.drum_clump import drum_clump
-from dem.model.masonry_wall import wall
+from dem.model.masonry_wall import masonry_wall
 from dem.model.materials import Material
 from dem.model.model import ModelBuilder
 from dem.model.prism_clump import prism_clump
@@ -105,8 +105,9 @@ WALL = dict(length=1.2, height=0.6, thickness=0.2, course_height=0.2, block_leng
     (lambda b, t: arch(b, **(ARCH | {"radius": -1.0}), base=t), "radius must be a finite number > 0 [m]"),
     (lambda b, t: column(b, drums=3, height=0.9, radius=0.02, material=STONE, r_core=0.03, base=t),
      "radius and top_radius must be >= r_joint and r_core (>= 0.03 m"),
-    (lambda b, t: wall(b, **(WALL | {"bond": "flemish"}), base=t), "bond must be one of stack, running, got 'flemish'"),
-    (lambda b, t: wall(b, **(WALL | {"height": 0.0}), base=t), "height must be a finite number > 0 [m]"),
+    (lambda b, t: masonry_wall(b, **(WALL | {"bond": "flemish"}), base=t),
+     "bond must be one of stack, running, got 'flemish'"),
+    (lambda b, t: masonry_wall(b, **(WALL | {"height": 0.0}), base=t), "height must be a finite number > 0 [m]"),
     (lambda b, t: drum_clump(0.01, 0.3, r_core=0.02), "radius and top_radius must be >= r_joint = 0.02 m"),
 ])
 def test_builders_refuse_before_adding_a_body(build, words):

@@ -38,7 +38,7 @@ def _free_rocking(ti_cpu, block: dict, edges: str):
 
     params = block | {"top_zone": block["base_zone"], "theta0_deg": math.degrees(THETA0), "edges": edges,
                       "mass": 2650.0 * block["width"] * block["height"] * block["thickness"], "t_end": 0.32,
-                      "record_dt": 1e-5}
+                      "history_dt": 1e-5}
     scene = build_scene("pena_block", params)
     hist = run_scene(scene, progress=False, plots=False).history
     return scene, first_zero(hist["t"], np.radians(hist["theta_deg"]))
@@ -118,7 +118,7 @@ def test_block_at_rest_carries_its_weight_centred(ti_cpu):
     from dem.scenes.scene import build_scene
 
     scene = build_scene("pena_block", BLOCKS["pena_r10"] | {"top_zone": 0.15, "theta0_deg": 0.0, "t_end": 0.05,
-                                                            "record_dt": 1e-3})
+                                                            "history_dt": 1e-3})
     h = run_scene(scene, progress=False, plots=False, sleep=False).history
     late = h["t"] > 0.02
     assert np.all(np.abs(h["base_V_ratio"][late] - 1.0) < 1e-4)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.spatial import cKDTree
 
-from dem.model.masonry_wall import BONDS, bed_radius, course_layout, wall, wall_block, wall_thresholds
+from dem.model.masonry_wall import BONDS, bed_radius, course_layout, masonry_wall, wall_block, wall_thresholds
 from dem.model.materials import Material
 from dem.model.model import ModelBuilder
 from validation.stack import Box, stack_thresholds
@@ -23,7 +23,7 @@ TOL = 1e-9
 def _wall(bond="running", **kw):
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=STONE, name="table")
-    w = wall(b, **(WALL | GRADED | {"bond": bond} | kw), material=STONE, base=table)
+    w = masonry_wall(b, **(WALL | GRADED | {"bond": bond} | kw), material=STONE, base=table)
     return b, w
 
 
@@ -166,5 +166,5 @@ def test_bad_walls_are_refused_before_any_body_is_added(kw, words):
     b = ModelBuilder(gravity=(0.0, 0.0, -G))
     table = b.add_wall((0, 0, 0), (0, 0, 1), material=STONE, name="table")
     with pytest.raises(ValueError, match=words):
-        wall(b, **(WALL | GRADED | kw), material=STONE, base=table)
+        masonry_wall(b, **(WALL | GRADED | kw), material=STONE, base=table)
     assert not b.clumps and not b.interfaces

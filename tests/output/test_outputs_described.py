@@ -35,7 +35,7 @@ def test_every_history_column_has_a_unit_and_files_are_0644(ti_cpu, tmp_path, sc
 
     scene = build_scene(scene_name)
     out = tmp_path / scene_name
-    run_scene(scene, t_end=4 * scene.dt, record_dt=scene.dt, out_dir=out, progress=False)
+    run_scene(scene, t_end=4 * scene.dt, history_dt=scene.dt, out_dir=out, progress=False)
     summary = json.loads((out / "summary.json").read_text())
     header = list(read_history(out))
     cols = summary["columns"]
@@ -106,7 +106,7 @@ def test_summary_line_and_motion(pena_run):
     assert m["headline"]["value"] == pytest.approx(np.max(np.abs(h["theta_over_alpha"])), rel=1e-9)
     assert m["headline"]["peak_angle_deg"] == pytest.approx(2.9, abs=1e-9)  # released from rest at 2.9°
     # the same definition as the scene's own "settled_at_s" (last |ω| > 1e-4 rad/s): one record apart
-    assert abs(m["settled_at_s"] - s["postprocess"]["settled_at_s"]) <= s["record_dt"] * (1 + 1e-9)
+    assert abs(m["settled_at_s"] - s["postprocess"]["settled_at_s"]) <= s["history_dt"] * (1 + 1e-9)
     line = stdout.strip().splitlines()[-1]
     for part in ("peak |θ|/α 0.207 (2.9°, block)", f"settled at {m['settled_at_s']:.3g} s", "energy balance error",
                  "s wall", str(out)):

@@ -112,8 +112,8 @@ def test_cli_run_writes_frames_that_load(tmp_path, postproc_run):
                "--out", str(out), "--no-plots", "--no-progress"])
     assert rc == 0
     res = load_results(out)
-    record_dt = res.summary["record_dt"]
-    assert np.allclose(res.times, np.arange(res.frame_count) * 50 * record_dt, rtol=0, atol=1e-12)
+    history_dt = res.summary["history_dt"]
+    assert np.allclose(res.times, np.arange(res.frame_count) * 50 * history_dt, rtol=0, atol=1e-12)
     assert res.frame_count == 5  # t = 0, 5, 10, 15, 20 ms
     hist_t = res.history["t"]
     for t in res.times[res.times <= hist_t[-1]]:

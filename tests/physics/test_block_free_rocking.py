@@ -63,7 +63,7 @@ def test_time_to_first_impact_matches_rigid_block(ti_cpu):
     Updated for issue 15: the expected value is now the sharp block's (the test is about the physics);
     before, the block pivoted r₁ inside its edges and the reference was that rounded-edge block
     (tests/model/test_edges.py keeps that comparison with ``edges="rounded"``)."""
-    scene = build_scene("pena_block", {"t_end": 0.3, "record_dt": 1e-5})
+    scene = build_scene("pena_block", {"t_end": 0.3, "history_dt": 1e-5})
     from dem.run.driver import run_scene
 
     res = run_scene(scene, progress=False)

@@ -249,7 +249,7 @@ def test_dashpots_between_bodies_converge_at_second_order(ti_cpu):
     from dem.run.driver import run_scene
     from dem.scenes.scene import build_scene
 
-    coarse = {"r_base": 0.2, "r_core": 0.4, "zone": 0.4, "settle": 0.5, "pga_g": 0.1, "t_end": 3.0, "record_dt": 1e-3}
+    coarse = {"r_base": 0.2, "r_core": 0.4, "zone": 0.4, "settle": 0.5, "pga_g": 0.1, "t_end": 3.0, "history_dt": 1e-3}
     theta = []
     for dt in (2e-4, 1e-4, 5e-5):
         h = run_scene(build_scene("pier_deck", coarse | {"dt": dt}), progress=False, plots=False).history

@@ -49,7 +49,7 @@ measured within 1e-5 (graded: 0.17 % above); 1 % leaves room for the ringing the
 TOL_ENERGY = 1e-2
 """The ledger's balance error (second order in Δt = 4e-5 s, below the critical step at 200 GPa):
 measured 7.6e-4 (coarse), 1.9e-3 (graded)."""
-HELD = {"E": 2e11, "ramp": 0.2, "settle": 0.2, "t_end": 0.8, "record_dt": 0.01, "dt": 4e-5}
+HELD = {"E": 2e11, "ramp": 0.2, "settle": 0.2, "t_end": 0.8, "history_dt": 0.01, "dt": 4e-5}
 """Δt 4e-5 s: below the critical estimate of the stiff coarse wall (4.7e-5 s through the blocks' solids)."""
 COARSE = {"r_core": 0.05, "zone": 0.0}
 """Blocks of 50 mm spheres only (48 a block)."""

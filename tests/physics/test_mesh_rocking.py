@@ -113,7 +113,7 @@ def test_first_impact_against_the_rigid_body(ti_cpu, scene_name):
     from dem.run.driver import run_scene
 
     r = 0.02
-    scene = build_scene(scene_name, {"theta0_deg": math.degrees(THETA0), "t_end": 0.2, "record_dt": 1e-4,
+    scene = build_scene(scene_name, {"theta0_deg": math.degrees(THETA0), "t_end": 0.2, "history_dt": 1e-4,
                                      "r_surface": r})
     m, b, h, i_yy = _stele_reference() if scene_name == "mesh_body" else _stone_reference(scene)
     assert scene.model.mass[0] == pytest.approx(m, rel=1e-6)  # the STL's float32 vertices: 1e-7
@@ -142,7 +142,7 @@ def _held_body(p: dict) -> Scene:
 
     mod = load_scene_module(p["case"])
     q = resolve_params(mod.PARAMS, {"theta0_deg": 0.0, "E": YOUNG, "r_surface": 0.02, "t_end": SETTLE + RAMP + HOLD,
-                                    "record_dt": 0.01})
+                                    "history_dt": 0.01})
     mesh = mod.stone(q) if p["case"] == "scanned_stone" else str(mod.DEFAULT_MESH)
     m, b, h, _i = _stele_reference() if p["case"] == "mesh_body" else _stone_reference(SimpleNamespace(params=q))
     motion = WallMotion.from_function(_held_velocity(p["factor"] * b / h * G), q["t_end"], 1e-3)

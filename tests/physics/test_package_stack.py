@@ -41,7 +41,7 @@ TOL_ENERGY = 1e-2
 measured 6.8e-4."""
 SCENE = {"packages": "box", "box_stack": 2, "box_mu": 0.8, "E": 2e11, "r_joint": 0.025, "r_core": 0.05,
          "zone": 0.05, "motion": "braking", "rise": 0.2, "hold": 1.5, "fall": 0.1, "settle": 0.2, "t_end": 1.4,
-         "record_dt": 0.01}
+         "history_dt": 0.01}
 
 
 def test_crate_stack_opens_first_where_and_when_statics_says(ti_cpu):

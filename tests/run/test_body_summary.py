@@ -112,7 +112,7 @@ def test_one_time_of_collapse_everywhere_without_declarations(two_blocks, tmp_pa
     import pandas as pd
 
     from dem.run.driver import run_scene
-    from dem.run.worlds import Worlds, run_worlds
+    from dem.run.worlds import WorldBatch, run_worlds
 
     _result, summary = two_blocks
     fell = summary["bodies"][1]["fell_time_s"]
@@ -128,7 +128,7 @@ def test_one_time_of_collapse_everywhere_without_declarations(two_blocks, tmp_pa
     assert stopped.summary["t_end"] == pytest.approx(fell, abs=1e-9)
 
     out = tmp_path / "batch"
-    run_worlds(Worlds([_scene()], [{}]), out_dir=out, progress=False, plots=False)
+    run_worlds(WorldBatch([_scene()], [{}]), out_dir=out, progress=False, plots=False)
     row = pd.read_csv(out / "worlds.csv").iloc[0]
     assert bool(row["overturned"]) and row["overturn_time_s"] == pytest.approx(fell, abs=1e-12)
     assert row["bodies_fell"] == 1 and row["first_fell_body"] == "pushed"

@@ -14,7 +14,7 @@ from tests.builders import block_on_floor
     ({"t_end": 0.0}, r"t_end must be > 0 \[s\], got 0.0"),
     ({"t_end": math.inf}, r"t_end must be > 0 \[s\], got inf"),
     ({"t_end": "long"}, r"t_end must be a number of seconds > 0, got 'long'"),
-    ({"record_dt": -1e-3}, r"record_dt must be > 0 \[s\]"),
+    ({"history_dt": -1e-3}, r"history_dt must be > 0 \[s\]"),
     ({"frame_dt": 0}, r"frame_dt must be > 0 \[s\]"),
     ({"dt": "fast"}, r"dt must be a number of seconds > 0 or 'auto', got 'fast'"),
     ({"dt": -1e-5}, r"dt must be > 0 \[s\]"),
@@ -46,9 +46,9 @@ def test_options_object_and_keywords_run_the_same(ti_cpu):
     from dem import Scene, run_scene
 
     scene = Scene("block", block_on_floor(ti_cpu, theta=0.05), [], 2e-5, 0.02, 1e-3, {})
-    opts = RunOptions(t_end=0.01, record_dt=5e-4, progress=False, plots=False, sleep=False)
+    opts = RunOptions(t_end=0.01, history_dt=5e-4, progress=False, plots=False, sleep=False)
     by_object = run_scene(scene, opts).history
-    by_keywords = run_scene(scene, t_end=0.01, record_dt=5e-4, progress=False, plots=False, sleep=False).history
+    by_keywords = run_scene(scene, t_end=0.01, history_dt=5e-4, progress=False, plots=False, sleep=False).history
     assert len(by_object["t"]) == 20  # rows at t = 0, 5e-4, ..., 0.0095 s: the run went to t_end, not 1 s
     assert by_object.keys() == by_keywords.keys()
     for k in by_object:

@@ -163,15 +163,16 @@ def test_threads_are_checked(ti_cpu, tmp_path, capsys, threads):
 
 @pytest.mark.parametrize("args,message", [
     (["--dt", "1", "--force", "--t-end", "0.02"], "--dt must be at most --t-end = 0.02 s"),
-    (["--record-dt", "1", "--t-end", "0.02"], "--record-dt must be at most --t-end = 0.02 s"),
+    (["--history-dt", "1", "--t-end", "0.02"], "--history-dt must be at most --t-end = 0.02 s"),
     (["--dt", "-1e-5"], "--dt must be a number of seconds > 0 or 'auto', got '-1e-5'"),
     (["--t-end", "-3"], "--t-end must be a number of seconds > 0, got -3.0"),
     (["--t-end", "inf"], "--t-end must be a number of seconds > 0, got inf"),
     (["--set", "mu=0.3", "mu=0.4"], "--set gives 'mu' twice (mu=0.3 and mu=0.4)"),
 ])
 def test_time_settings_and_repeated_keys(ti_cpu, tmp_path, capsys, args, message):
-    """(Was: --dt 1 --force ran to t = 1 s with status ok; --record-dt 1 wrote Infinity into summary.json;
-    --dt -1e-5 gave argparse's 'expected one argument'; a repeated --set key: the last one silently won.)"""
+    """(Was: --dt 1 --force ran to t = 1 s with status ok; --record-dt 1 (now --history-dt) wrote Infinity into
+    summary.json; --dt -1e-5 gave argparse's 'expected one argument'; a repeated --set key: the last one silently
+    won.)"""
     assert main(["run", *PENA_COARSE, *args, *QUIET, "--out", str(tmp_path / "o")]) == 2
     assert message in one_error_line(capsys.readouterr().err)
     assert not (tmp_path / "o").exists()
