@@ -12,7 +12,10 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Interrupted(Exception):
-    """Raised by :func:`raise_on_signal` handlers (outside the run loop): a signal arrived."""
+    """Raised by :func:`raise_on_signal` handlers (outside the run loop): a signal arrived. ``signal_stop``: code that
+    turns a user's errors into one line (dem.scenes.scene.load_scene_module) lets it through."""
+
+    signal_stop = True
 
     def __init__(self, signum: int):
         super().__init__(f"interrupted by {signal.Signals(signum).name}")

@@ -186,6 +186,8 @@ def load_scene_module(ref: str):
     except SyntaxError as e:
         raise ValueError(f"{path}:{e.lineno}: the scene file has a syntax error: {e.msg}") from e
     except Exception as e:  # noqa: BLE001 — a user's scene file: one line naming it, not a traceback
+        if getattr(e, "signal_stop", False):  # a signal while it imported (dem.run.interrupts): not bad input
+            raise
         raise ValueError(f"{_where(e, path)}: loading the scene file raised {type(e).__name__}: {e}") from e
     for attr in ("PARAMS", "build"):
         if not hasattr(module, attr):

@@ -122,10 +122,12 @@ def test_history_is_flushed_every_few_seconds(tmp_path):
         if proc.poll() is None:
             proc.kill()
     # HISTORY_FLUSH_SECONDS after the last write, at the end of the chunk then in flight (CHUNK_SECONDS = 0.25 s
-    # aimed at), plus the write itself: 8 s of slack for a machine whose two cores also run two xdist workers. (A
-    # write that takes over WRITE_SHARE of the period stretches it: the first write had, by importing pyarrow in
-    # it, 12.5 s apart under xdist; the driver now imports it before the stepping, dem.output.history.load_writer.)
-    assert period < HISTORY_FLUSH_SECONDS + 8.0, f"{period:.1f} s between two history writes"
+    # aimed at), plus the write itself; and the driver stretches the period so that its writes take at most
+    # WRITE_SHARE of the wall time: on this 2-core machine with two xdist workers and other jobs beside them (load
+    # ~3) two writes came 13.4 s and 18.3 s apart. 30 s still fails a run that writes its history only at the end,
+    # or never before a kill (the first write had, by importing pyarrow in it, been 12.5 s late under xdist; the
+    # driver now imports it before the stepping, dem.output.history.load_writer).
+    assert period < HISTORY_FLUSH_SECONDS + 25.0, f"{period:.1f} s between two history writes"
     assert proc.returncode == -signal.SIGKILL
     hist = read_history(out)  # whole (atomic), whatever the moment of the kill
     assert hist["t"][-1] > 0.0 and np.all(np.isfinite(hist["theta_deg"]))  # rows written during the run
