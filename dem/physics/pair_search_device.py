@@ -8,7 +8,8 @@ numbered q = 0, 1, ... in (g, h) order — cluster_range[g][3] holds how many va
 (``DeviceModel``), world_info[WI_NCLUSTER_PAIRS] the total — and each thread of the block takes a
 contiguous range of q. The list is written without atomics (Taichi's Vulkan code generator mishandles
 integer atomics inside loops): a first pass counts each thread's pairs, a block-wide exclusive scan gives
-each thread its offset, a second pass writes. So the list comes out sorted by (g, h, i, j), the same
+each thread its offset, a second pass writes (the same code: one call site run twice, so the two passes find the
+same entries). So the list comes out sorted by (g, h, i, j), the same
 order every time, and the shear history of a pair that stays is found in the previous list by binary
 search on that key. The new list goes into the other half of the world's pair region; the halves swap.
 
@@ -115,7 +116,7 @@ def _first_of_clump(md: ti.template(), g):  # in:
 
 @ti.func
 def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, solid_body, x_solid, r_solid,  # in:
-                   skin, g, h, base, k0, write: ti.template(), sphere_first: ti.template(),
+                   skin, g, h, base, k0, write, sphere_first,
                    ct: ti.template()):  # out:
     """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, clump sphere_body
     at pose x_body, r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid), but for those
@@ -143,19 +144,19 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
             hint = IDLE
             if distance_to_solid(md.solid, xi, x_solid, r_solid, row0) - bi[3] < skin:
                 hint = classify_entry(md.solid, xi, r_body, own_row, own_bound, x_solid, r_solid, row0, bound,
-                                      1 if ti.static(sphere_first) else 0, skin)
+                                      sphere_first, skin)
             if hint != IDLE:
-                if ti.static(write):
-                    if ti.static(sphere_first):
-                        ct.pairs[base + k] = ti.Vector([i, -1 - solid_body, g, h, hint])
-                    else:
-                        ct.pairs[base + k] = ti.Vector([-1 - solid_body, i, g, h, hint])
+                if write == 1:
+                    p, q = i, -1 - solid_body
+                    if sphere_first == 0:
+                        p, q = -1 - solid_body, i
+                    ct.pairs[base + k] = ti.Vector([p, q, g, h, hint])
                 k += 1
     return k - k0, trips
 
 
 @ti.func
-def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write: ti.template(),  # in:
+def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write,  # in:
                   ct: ti.template()):  # out:
     """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h, hint) at
     pairs[base + k0 ...] with ``write`` (pair_entry.py): sphere pairs when neither body has a solid (none unless the
@@ -181,14 +182,17 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
     xg = sphere_centre(xa, ra, cg)
     xh = sphere_centre(xb, rb, ch)
     if solid_row(md, a) >= 0 or solid_row(md, b) >= 0:
-        if solid_row(md, a) >= 0 and _first_of_clump(md, g):
-            n, t = _solid_entries(md, rh, b, xb, rb, ch, a, xa, ra, skin, g, h, base, k, write, False, ct)
-            k += n
-            trips += t
-        if solid_row(md, b) >= 0 and _first_of_clump(md, h):
-            n, t = _solid_entries(md, rg, a, xa, ra, cg, b, xb, rb, skin, g, h, base, k, write, True, ct)
-            k += n
-            trips += t
+        for side in range(2):  # h's spheres against a's solid, then g's against b's (one call site: inlined once)
+            spheres, own, x_own, r_own, cl, solid_body, x_solid, r_solid, first = rh, b, xb, rb, ch, a, xa, ra, 0
+            meets = solid_row(md, a) >= 0 and _first_of_clump(md, g)
+            if side == 1:
+                spheres, own, x_own, r_own, cl, solid_body, x_solid, r_solid, first = rg, a, xa, ra, cg, b, xb, rb, 1
+                meets = solid_row(md, b) >= 0 and _first_of_clump(md, h)
+            if meets:
+                n, t = _solid_entries(md, spheres, own, x_own, r_own, cl, solid_body, x_solid, r_solid, skin, g, h,
+                                      base, k, write, first, ct)
+                k += n
+                trips += t
     elif (xg - xh).norm() < cg[3] + ch[3] + skin:
         trips += rg[1] * (1 + rh[1])
         for i in range(rg[0], rg[0] + rg[1]):
@@ -198,14 +202,14 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
                 bj = md.sph_body[j]
                 xj = sphere_centre(xb, rb, bj)
                 if (xi - xj).norm() - bi[3] - bj[3] < skin:
-                    if ti.static(write):
+                    if write == 1:
                         ct.pairs[base + k] = ti.Vector([i, j, g, h, GENERAL])
                     k += 1
     return k - k0, trips
 
 
 @ti.func
-def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k0, write: ti.template(),  # in:
+def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k0, write,  # in:
                  ct: ti.template()):  # out:
     """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring); returns how many,
     and the loop iterations run.
@@ -289,11 +293,20 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
     old_base = (2 * w + half) * pair_cap
     new_base = (2 * w + 1 - half) * pair_cap
     n_old = ct.counts[w, LY.CT_N_PAIRS]
-    mine, trips = search_range(md, st, wd, q0, q1, skin, new_base, 0, False, ct)
-    offset, total = exclusive_scan(lane, mine, bd, scan)
+    mine = 0
+    trips = 0
+    offset = 0
+    total = 0
+    for phase in range(2):  # count, then write: one call site, so both passes are the same code and agree
+        if phase == 0 or total <= pair_cap:
+            found, t = search_range(md, st, wd, q0, q1, skin, new_base, offset, phase, ct)
+            if phase == 0:
+                mine = found
+                trips = t
+        if phase == 0:
+            offset, total = exclusive_scan(lane, mine, bd, scan)
     cost = 2 * trips + bd
     if total <= pair_cap:
-        search_range(md, st, wd, q0, q1, skin, new_base, offset, True, ct)
         block_sync(bd)
         k0, k1 = chunk(total, lane, bd)
         cost += (k1 - k0) * 32 + wd.n_clump
