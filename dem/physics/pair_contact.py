@@ -15,64 +15,43 @@ contacts between the same two bodies (:func:`_derive_pair_damping`).
 from ..device import layout as LY
 from ..device.damping_layout import DAMP_WIDTH, OTHER_DV, OTHER_WIDTH, damp_index
 from ..device.kernel_lang import ti
-from ..model.materials import PAIR_SHARED
 from . import contact_geometry as CG
 from . import contact_response as CR
 from . import contact_sums as CS
 from . import ledger as L
 from . import recording as R
 from .contact_geometry import load_body, motion_between
-from .contact_law import normal_stiffness, share_stiffness
+from .contact_law import share_stiffness
 from .contact_response import respond
 from .integrator import wake
-from .interface_stiffness import add_to_sum
 from .pair_entry import entry_bodies, entry_share, pair_geometry
-from .pair_search_device import block_sync
 from .small_linalg import mat_mat, mat_vec
 
 
 @ti.func
-def entry_contact(md: ti.template(), pair, ba, bb):  # in:
-    """The ``ContactGeometry`` (without motion) of a pair-list entry between bodies ba and bb (``contact_geometry.
-    Body``; pair_entry.pair_geometry) and its share of the stiffness (pair_entry.entry_share); an entry whose share
-    is 0 does not touch (the larger face's sphere: the smaller face carries the joint).
+def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):  # in:
+    """A pair-list entry between bodies ba and bb (``contact_geometry.Body``; :func:`pair_geometry`), with contact
+    mass m_c [kg] (the two bodies' reduced mass), material pair mat (scaled by the entry's share of the stiffness,
+    pair_entry.entry_share; an entry whose share is 0 does not touch), history hs
+    and interface stiffness sum k_sum [N/m] (0 unless "shared"). Returns its ``ContactGeometry`` and
+    ``ContactResponse`` (force on a, −force on b; a's damping block with implicit dashpots); the response of a pair
+    that does not touch holds only its history (cleared if it opened).
 
     In/out — in md: sph_body, clump_param, solid.
     """
     g = pair_geometry(md, pair, ba, bb)
+    r = CR.ContactResponse(hist=hs)
     share = 1.0
     if g.touching == 1:
         share = entry_share(md, pair, g, ba, bb)
         if share == 0.0:
-            g.touching = 0
-    return g, share
-
-
-@ti.func
-def pair_response(g, share, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):
-    """The ``ContactResponse`` of an entry of geometry g and stiffness share `share` (:func:`entry_contact`) between
-    bodies ba and bb, with contact mass m_c [kg] (the two bodies' reduced mass), material pair mat (scaled by the
-    share), history hs and interface stiffness sum k_sum [N/m] (0 unless "shared"): force on a, −force on b, a's
-    damping block with implicit dashpots; of a pair that does not touch only its history (cleared if it opened).
-    Returns g with its motion, and the response."""
-    r = CR.ContactResponse(hist=hs)
+            g.touching = 0  # the larger face's sphere: the smaller face carries the joint
     if g.touching == 1:
         g = motion_between(g, ba, bb)
         r = respond(g, share_stiffness(mat, share), hs, m_c, k_sum, dt, ti.Vector([0.0, 0.0, 0.0]), implicit)
     elif hs[LY.HIST_IMPACT] != 0.0:
         r.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
     return g, r
-
-
-@ti.func
-def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):  # in:
-    """A pair-list entry between bodies ba and bb: :func:`entry_contact` then :func:`pair_response`. Returns its
-    ``ContactGeometry`` and ``ContactResponse``.
-
-    In/out — in md: sph_body, clump_param, solid.
-    """
-    g, share = entry_contact(md, pair, ba, bb)
-    return pair_response(g, share, ba, bb, m_c, mat, hs, k_sum, dt, implicit)
 
 
 @ti.func
@@ -164,103 +143,66 @@ def pair_stiffness_sum(dg: ti.template(), wd, a, b, shared_mass):  # in:
 
 
 @ti.func
-def _pair_force(md: ti.template(), wd, k, pair, a, b, g, share, ba, bb, m_c, mat, k_sum, dt, both_asleep,  # in:
-                observed, implicit: ti.template(), shared: ti.template(), run, sums,
-                st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
-    """The force sweep's entry k (pair, bodies a, b; geometry g and share from pair_entry): its response, its history
-    kept, the bodies woken if it touches a moving one, added to the run and the stage's sums, recorded on observed
-    steps. Returns the run and the sums.
-
-    In/out — out st: monitor (wakes; the record's stiffness sums); out ct: pair_hist[k]; out dg: slots (observed).
-    """
-    hs = ct.pair_hist[k]
-    g, r = pair_response(g, share, ba, bb, m_c, mat, hs, k_sum, dt, implicit)
-    if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
-        ct.pair_hist[k] = r.hist
-    if g.touching == 1:
-        if both_asleep == 0:
-            if LY.asleep(st, a):
-                wake(a, st)
-            if LY.asleep(st, b):
-                wake(b, st)
-        run, sums = CS.add_contact(run, sums, g, r, implicit)
-        if observed:  # the record stage
-            R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, st, dg)
-    return run, sums
-
-
-@ti.func
 def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: ti.template(),  # in:
-                  shared: ti.template(), bd: ti.template(),
+                  shared: ti.template(),
                   st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
-    context cached and the sums kept in registers while the pair of clumps repeats. Under damping_mass "shared" a
-    first sweep adds each touching contact's k_n to its interface's stiffness sum (interface_stiffness.py, Eq. D5),
-    then, after the block's barrier, the force sweep reads the sums; both sweeps run the same narrow phase
-    (:func:`entry_contact`, one call site: the kernel holds it once). Pairs of two sleeping bodies are evaluated on
-    observed steps only; a body touched by a moving one wakes (before the wall stage reads its state). On observed
-    steps each touching pair goes to the record stage (recording.pair_contact_record). Returns the pairs'
-    ``recording.ContactSums`` for the ledger (recording.add_contact_energy) and a bound on the stiffness sweep's
-    loop iterations (layout.LOOP_BUDGET).
+    context cached and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies
+    are evaluated on observed steps only; a body touched by a moving one wakes (before the wall stage reads its
+    state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
+    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
     touching one to the record stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
-    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs); out dg: the ledger's
-    interface stiffness sums (the first sweep; cleared before it by the caller), slots on observed steps.
+    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs); out dg: slots on observed
+    steps (reads the ledger's interface stiffness sums).
     """
+    cur_a = -1
+    cur_b = -1
+    ba = CG.Body()
+    bb = CG.Body()
+    m_c = 0.0
+    k_sum = 0.0
     shared_mass = LY.uses_shared_mass(md, wd.index)
+    mat = md.mat_pair[wd.mat0]
+    both_asleep = 0
+    run = CS.ContactRun()
     sums = CS.ContactSums()
-    cost = 0
-    for sweep in range(0 if shared_mass else 1, 2):  # 0: the interfaces' stiffness sums; 1: the forces
-        cur_a = -1
-        cur_b = -1
-        ba = CG.Body()
-        bb = CG.Body()
-        m_c = 0.0
-        k_sum = 0.0
-        mat = md.mat_pair[wd.mat0]
-        both_asleep = 0
-        run = CS.ContactRun()
-        col = -1  # the stiffness sweep's interface column and its sum so far
-        acc = 0.0
-        for k in range(base + k0, base + k1):
-            pair = ct.pairs[k]
-            a, b = entry_bodies(md, pair)
-            if a != cur_a or b != cur_b:
-                if cur_a >= 0 and sweep == 1:
-                    _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
-                    sums.runs += 1
-                run = CS.ContactRun()
-                cur_a = a
-                cur_b = b
-                ba = load_body(md, st, a)
-                bb = load_body(md, st, b)
-                m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
-                mat = LY.body_material_pair(md, wd, a, b)
-                both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
-                if sweep == 1:
-                    k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
-            if sweep == 0:
-                cost += 1 + LY.ATOMIC_RETRIES
-            if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
-                g, share = entry_contact(md, pair, ba, bb)
-                if sweep == 0:
-                    if g.touching == 1 and mat[PAIR_SHARED] > 0.5:
-                        col_ab = L.LEDGER_SIZE + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
-                        col, acc = add_to_sum(dg.ledger, wd.index, col, acc, col_ab,
-                                              normal_stiffness(share_stiffness(mat, share), g.r_eff, g.overlap),
-                                              shared)
-                else:
-                    run, sums = _pair_force(md, wd, k, pair, a, b, g, share, ba, bb, m_c, mat, k_sum, dt,
-                                            both_asleep, observed, implicit, shared, run, sums, st, ct, dg)
-        if sweep == 0:
-            add_to_sum(dg.ledger, wd.index, col, acc, -1, 0.0, shared)  # the last interface's sum
-            block_sync(bd)  # every sum whole before any force reads one
-        elif cur_a >= 0:
-            _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
-            sums.runs += 1
-    return sums, cost
+    for k in range(base + k0, base + k1):
+        pair = ct.pairs[k]
+        a, b = entry_bodies(md, pair)
+        if a != cur_a or b != cur_b:
+            if cur_a >= 0:
+                _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
+                sums.runs += 1
+            run = CS.ContactRun()
+            cur_a = a
+            cur_b = b
+            ba = load_body(md, st, a)
+            bb = load_body(md, st, b)
+            m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
+            mat = LY.body_material_pair(md, wd, a, b)
+            both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
+            k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
+        if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
+            hs = ct.pair_hist[k]
+            g, r = contact_between(md, pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit)
+            if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
+                ct.pair_hist[k] = r.hist
+            if g.touching == 1:
+                if both_asleep == 0:
+                    if LY.asleep(st, a):
+                        wake(a, st)
+                    if LY.asleep(st, b):
+                        wake(b, st)
+                run, sums = CS.add_contact(run, sums, g, r, implicit)
+                if observed:  # the record stage
+                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, st, dg)
+    if cur_a >= 0:
+        _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
+        sums.runs += 1
+    return sums
 
 
 # scalar atomic adds of one run's flush (both bodies), and of a record step's diagnostics of one pair (6 probe

@@ -29,7 +29,7 @@ from . import pair_contact as PC
 from . import recording as R
 from . import wall_contact as WC
 from .integrator import integrate_clump, move_wall, wake_if_unbalanced
-from .interface_stiffness import clear_sums, wall_stiffness
+from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
 from .pair_contact import pair_contacts
 from .pair_search_device import block_sync, chunk
 from .recording import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
@@ -130,11 +130,10 @@ def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.
 @ti.func
 def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.template(), lane, bd: ti.template(),  # in:
                    st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
-    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: the body pairs (under
-    damping_mass "shared" their interface stiffness sums first, D5: pair_contact.pair_contacts; they may wake
-    bodies), then under "shared" the walls' interface sums (after the wakes, as the wall stage sees them), the walls;
-    then the contact sums into the ledger. Returns, with several threads, a bound on this thread's loop iterations
-    (LOOP_BUDGET).
+    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: under damping_mass
+    "shared" the body pairs' interface stiffness sums first (D5), the body pairs (they may wake bodies), then
+    the walls' interface sums (after the wakes, as the wall stage sees them), the walls; then the contact sums
+    into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET).
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
     base ≤ k < base + counts[w, CT_N_PAIRS]; in observed: a record step; in lane, bd: this thread of the world's bd (1
@@ -151,9 +150,9 @@ def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.templ
         clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, lane, bd)
         cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
         block_sync(bd)
-    pairs, stiffness_cost = pair_contacts(md, wd, dt, k0, k1, base, observed, implicit, shared, bd, st, ct,
-                                          dg)
-    cost += stiffness_cost
+        cost += pair_stiffness(k0, k1, base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared)
+        block_sync(bd)
+    pairs = pair_contacts(md, wd, dt, k0, k1, base, observed, implicit, shared, st, ct, dg)
     block_sync(bd)
     j0, j1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
     if shared_mass:
