@@ -21,7 +21,6 @@ The kernels compute the same (dem/physics/contact_solid.py) from the rows :func:
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,7 +58,9 @@ class ConvexPart:
 
 @dataclass(frozen=True)
 class ContactSolid:
-    """A body's solid for contacts: its convex parts (template frame)."""
+    """A body's solid for contacts: its convex parts (template frame); ``faces``: every part's flat faces, outward
+    unit normals (F, 3) and areas (F,) [m²]; ``part_rows``: each part's header row in :func:`device_rows`, counted
+    from the solid's first row."""
 
     parts: tuple
 
@@ -94,11 +95,13 @@ class ContactSolid:
                 area[take] = a
         return area
 
-    @functools.cached_property
-    def faces(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every part's flat faces: outward unit normals (F, 3) and areas (F,) [m²]."""
+    def __post_init__(self):
+        # what the pair search asks of every solid, made once (at construction: the model's hash sees it either way)
         rows = [(normal, a) for part in self.parts for normal, _offset, a in _faces(part)]
-        return np.array([r[0] for r in rows]).reshape(-1, 3), np.array([r[1] for r in rows], float)
+        object.__setattr__(self, "faces", (np.array([r[0] for r in rows]).reshape(-1, 3),
+                                           np.array([r[1] for r in rows], float)))
+        object.__setattr__(self, "part_rows", 1 + np.concatenate(
+            [[0], np.cumsum([2 + len(part.vertices) for part in self.parts])[:-1]]).astype(np.int64))
 
     def scan_faces(self, directions, cos_limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each direction (n, 3): how many flat faces have their outward normal within the angle of cosine
@@ -138,12 +141,6 @@ class ContactSolid:
             if len(sel):
                 margin[sel], face[sel] = _face_margin(part, p[sel] - part.offset)
         return margin, face
-
-    @functools.cached_property
-    def part_rows(self) -> np.ndarray:
-        """Each part's header row in :func:`device_rows`, counted from the solid's first row."""
-        return 1 + np.concatenate([[0], np.cumsum([2 + len(part.vertices) for part in self.parts])[:-1]]).astype(
-            np.int64)
 
 
 def _faces(part: ConvexPart):

@@ -156,7 +156,7 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     sim = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True)
     c = sim.contacts
     assert c.counters()[0, layout.CT_N_PAIRS] == 0  # apart at t = 0: an empty list, nothing to keep
-    c.pairs = ti.ndarray(ti.types.vector(4, ti.i32), 2)  # one pair per half of the world's region
+    c.pairs = ti.ndarray(ti.types.vector(layout.PAIR_WIDTH, ti.i32), 2)  # one pair per half of the world's region
     c.pair_hist = ti.ndarray(ti.types.vector(layout.HIST_WIDTH, dem.device.runtime.real()), 2)
     c.pairs.fill(0)
     c.pair_hist.fill(0.0)
