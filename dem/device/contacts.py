@@ -12,7 +12,11 @@
                                  of ``pair_capacity`` pairs; the current one is the half counts[w, CT_PAIR_HALF]
                                  (the device search writes the new list into the other half, carries the
                                  history over, then swaps). The serial path's host search uses half 0.
-    pair_hist (W·2·cap,) vec5   the same history for each candidate pair (shear force on a)
+    pair_hist (W·2·cap,) vec5   the same history for each candidate pair (shear force on a), in the current
+                                 half; the rows of the other half are scratch, with one writer at a time: during a
+                                 step's contact stages the geometry pass's findings for each entry (layout.PG_*,
+                                 physics/pair_geometry_pass.py), during a device search the new list's history
+                                 (a kernel binds at most runtime.MAX_KERNEL_ARRAYS arrays: no room for another)
     counts    (W, layout.COUNTS_WIDTH) i32 per-world counters (layout.CT_*)
 
 A wall pair's history is indexed by the pair, so it survives every rebuild unchanged; a pair drops out of

@@ -16,7 +16,8 @@ docstring's "In/out" line names the arrays of each pack):
                      stage (stiffness sums, added and restarted), the skin tests and the pair search (motion
                      restarts); wall_state: integrator.move_wall and step.begin_step
     ct  ContactArgs  cand: the wall-candidate rebuild; hist: the wall stage; pairs: the pair search (host or
-                     device); pair_hist: the pair stage and the pair search (carried over); counts: the step's
+                     device); pair_hist: the pair stage and the pair search (carried over), its spare half the
+                     pair geometry pass (pair_geometry_pass.py); counts: the step's
                      counters (layout.CT_*), and the host between launches
     dg  DiagArgs     ledger: the contact stages' sums (recording.add_contact_energy), the clumps' work
                      (recording.clump_ledger), the interface stiffness sums (interface_stiffness.py) and the close

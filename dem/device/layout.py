@@ -25,6 +25,14 @@ Per contact (``Contacts.hist``, ``Contacts.pair_hist``, vec5), the contact's his
     HIST_KS           shear stiffness k_s of the last step [N/m] (the energy ledger's stiffness-change work and
                       the "rescale" shear unloading, contact_law.shear_force)
 
+Per body-pair entry, this step only (the spare half of ``Contacts.pair_hist``: contacts.py), what the step's geometry
+pass found for the force pass (physics/pair_geometry_pass.py writes it, physics/pair_contact.py reads it):
+    PG_NORMAL         the normal from b towards a (3 slots), as pair_entry.pair_geometry gives it
+    PG_OVERLAP        the overlap δ [m]
+    PG_SHARE          the entry's share of the contact stiffness [-] (pair_entry.entry_share); 0 when it does not
+                      touch (or its share is 0), PG_SKIPPED when the pass left it out (two sleeping bodies on a
+                      step that records nothing): the force pass leaves it out too
+
 Per wall (``State.wall_state``, vec10): displacement from the wall's origin at t_n [m] (WS_DISP, 3 slots),
 motion bound since the last rebuild [m] (WS_MOTION), velocity at t_{n−½} (WS_VEL_HALF, 3) and at t_n
 (WS_VEL_NOW, 3) [m/s].
@@ -40,7 +48,7 @@ index). Per wall
 Per world, the diagnostics' row ``DiagArgs.ledger[w]`` holds two regions: the energy ledger's columns [0,
 ledger.LEDGER_SIZE) (written by recording.py only) and, under damping_mass "shared", the interface stiffness sums
 K_I from ledger.LEDGER_SIZE on, one column per (body, wall) and (body, body) interface (:func:`kface_column`;
-written by interface_stiffness.py only, read by the contact stages). They share one array because a kernel binds
+written by pair_geometry_pass.py and interface_stiffness.py only, read by the contact stages). They share one array because a kernel binds
 at most runtime.MAX_KERNEL_ARRAYS arrays.
 
 Per world: integers ``world_info`` (offsets of the world's bodies, spheres, walls, ... in the concatenated
@@ -61,6 +69,10 @@ WRENCH_WIDTH = 6
 # ---------------------------------------------------------------- per contact: hist, pair_hist
 HIST_SHEAR, HIST_IMPACT, HIST_KS = 0, 3, 4
 HIST_WIDTH = 5
+
+# ---------------------------------------------------------------- per body-pair entry, this step: the spare half
+PG_NORMAL, PG_OVERLAP, PG_SHARE = 0, 3, 4
+PG_SKIPPED = -1.0
 
 # ---------------------------------------------------------------- per body-pair entry: pairs (physics/pair_entry.py)
 PAIR_P, PAIR_Q, PAIR_G, PAIR_H, PAIR_HINT = range(5)  # the two sides, their clusters, the search's hint
@@ -87,7 +99,7 @@ WORLD_INFO_WIDTH = 15
 
 # ---------------------------------------------------------------- per world: parameters (reals)
 # WP_SHARED_MASS: 1 when a material pair of the world shares its dashpot mass (damping_mass = "shared"): its
-# steps then run the interface stiffness pass (interface_stiffness.py), whose sums K_I follow the ledger's
+# steps then sum the interfaces' stiffness (pair_geometry_pass.py, interface_stiffness.py), whose sums K_I follow the ledger's
 # columns in the world's ledger row (KFACE_COL0, see kface_column)
 WP_GX, WP_GY, WP_GZ, WP_SKIN, WP_PAIR_SKIN, WP_SLEEP_SPEED, WP_SLEEP_STEPS, WP_SHARED_MASS = range(8)
 WORLD_PARAM_WIDTH = 8

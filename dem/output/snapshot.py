@@ -18,9 +18,10 @@ import numpy as np
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..physics.contact_geometry import load_body, load_plane
-from ..physics.interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
+from ..physics.interface_stiffness import clear_sums, wall_stiffness
 from ..physics.pair_contact import contact_between
 from ..physics.pair_entry import entry_bodies
+from ..physics.pair_geometry_pass import pair_geometry_pass
 from ..physics.simulation import ContactArgs, ModelArgs, StateArgs
 from ..physics.wall_contact import contact_on_wall
 
@@ -168,8 +169,9 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
 
 
 @ti.kernel
-def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, base: ti.i32, dt: float,
-                          out_i: ti.types.ndarray(), out_f: ti.types.ndarray(), ksum: ti.types.ndarray()) -> ti.i32:
+def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i32, base: ti.i32, spare: ti.i32,
+                          dt: float, out_i: ti.types.ndarray(), out_f: ti.types.ndarray(),
+                          ksum: ti.types.ndarray()) -> ti.i32:
     """Every touching entry of world w's pair list (physics/pair_entry.py), as the next step evaluates it, seen from
     its hull sphere: out_i (the sphere, the other body's hull sphere or −1 − the other body (world-local) for a
     sphere against that body's solid), the force on the sphere's body, the normal towards it."""
@@ -180,7 +182,8 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
     for _ in range(1):
         if shared_mass:
             clear_sums(ksum, 0, 0, wd, 0, 1)
-            pair_stiffness(0, ct.counts[w, LY.CT_N_PAIRS], base, md, st, ct, ksum, 0, 0, wd, True, True, False)
+        pair_geometry_pass(0, ct.counts[w, LY.CT_N_PAIRS], base, spare, md, st, ct, ksum, 0, 0, wd, True, True,
+                           shared_mass, False)
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_PAIRS]):
         pair = ct.pairs[base + k]
@@ -192,7 +195,7 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         if shared_mass:
             k_sum = ksum[0, LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)]
         g, r = contact_between(md, pair, ba, bb, ba.mass * bb.mass / (ba.mass + bb.mass), mat, ct.pair_hist[base + k],
-                               k_sum, dt, False)
+                               k_sum, dt, ct.pair_hist[spare + k], False)
         if g.touching == 1:
             sign = 1.0
             if pair[0] >= 0:
@@ -237,8 +240,9 @@ def snapshot(sim, *, all_spheres: bool = False, plane_size: float | None = None,
     if m.clump_count > 1 and int(counts[LY.CT_N_PAIRS]):
         pi = np.zeros((sim.contacts.pair_capacity, 2), np.int32)
         pf = np.zeros((sim.contacts.pair_capacity, EXPORT_WIDTH), real)
-        base = sim.contacts.pair_region(world, int(counts[LY.CT_PAIR_HALF])).start
-        npair = _export_pair_contacts(md, st, ct, world, base, sim.dt, pi, pf, ksum)
+        half = int(counts[LY.CT_PAIR_HALF])
+        base, spare = sim.contacts.pair_region(world, half).start, sim.contacts.pair_region(world, 1 - half).start
+        npair = _export_pair_contacts(md, st, ct, world, base, spare, sim.dt, pi, pf, ksum)
         dev_a.append(pi[:npair, 0].astype(np.int64))
         dev_b.append(pi[:npair, 1].astype(np.int64))
         wall_of.append(np.full(npair, -1, np.int64))

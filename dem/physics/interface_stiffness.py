@@ -3,9 +3,10 @@
 Under "shared" the contacts of one interface — the active contacts of a body with one wall, or with one
 other body — share the interface's mass M_I in proportion to their tangent normal stiffness (Eq. D1):
 m_i = M_I k_n,i / K_I with K_I = Σ_j k_n,j, so the interface's damping ratio is β whatever the number of
-contacts. K_I needs every contact of the interface, so a step of a world that uses the option first runs
-this stiffness pass over its wall candidates and its body pairs (Eq. D5: exact, the coefficients depend on
-the state at t_n only), then the force pass reads K_I (contact_law.normal_force takes it as ``k_sum``).
+contacts. K_I needs every contact of the interface, so a step of a world that uses the option first sums k_n over its
+body pairs (in their geometry pass, pair_geometry_pass.py) and over its wall candidates (here) (Eq. D5: exact,
+the coefficients depend on the state at t_n only), then the force pass reads K_I (contact_law.normal_force takes
+it as ``k_sum``).
 
 Storage: the sums of world w live in row w of an array (the solver's ledger, after its ledger columns:
 ``col0 = ledger.LEDGER_SIZE``), one column per (body, wall) and per (body, body):
@@ -21,9 +22,8 @@ each column about once per thread.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
-from .contact_geometry import load_body, load_plane, sphere_centre, sphere_plane
-from .contact_law import normal_stiffness, share_stiffness
-from .pair_entry import entry_bodies, entry_share, pair_geometry
+from .contact_geometry import load_plane, sphere_centre, sphere_plane
+from .contact_law import normal_stiffness
 
 
 @ti.func
@@ -39,7 +39,7 @@ def clear_sums(karr: ti.template(), row, col0,  # out:
 
 
 @ti.func
-def _add(karr: ti.template(), row, col,  # out:
+def add_to_sum(karr: ti.template(), row, col,  # out:
          value, shared: ti.template()):  # in:
     """In/out — out karr, row, col: karr[row, col] += value (col ≥ 0)."""
     if col >= 0:
@@ -79,51 +79,10 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
                 if mat[PAIR_SHARED] > 0.5:
                     col = col0 + LY.kface_column(wd, c, w - wd.wall0)
                     if col != cur:
-                        _add(karr, row, cur, acc, shared)
+                        add_to_sum(karr, row, cur, acc, shared)
                         cur = col
                         acc = 0.0
                     acc += normal_stiffness(mat, g.r_eff, g.overlap)
-    _add(karr, row, cur, acc, shared)
+    add_to_sum(karr, row, cur, acc, shared)
     return cost
 
-
-@ti.func
-def pair_stiffness(k0, k1, base, md: ti.template(), st: ti.template(), ct: ti.template(),  # in:
-                   karr: ti.template(), row, col0,  # out:
-                   wd, observed, every: ti.template(), shared: ti.template()):  # in:
-    """Add k_n of the touching body pairs base + k0 ≤ k < base + k1 of world wd to their interfaces' sums
-    (only for material pairs under "shared"). Returns a bound on the loop iterations run.
-
-    In/out — in md: sph_info, sph_body, mat_pair; in st: pos, rot, monitor; in ct: pairs; out karr, row, col0: the sums:
-    karr[row, col0 + ...] +=; in observed: a record step: the contacts of sleeping bodies count too.
-    """
-    cur = -1
-    acc = 0.0
-    cost = 0
-    for k in range(base + k0, base + k1):
-        cost += 1 + LY.ATOMIC_RETRIES
-        pair = ct.pairs[k]
-        a, b = entry_bodies(md, pair)
-        active = 1
-        if ti.static(not every):
-            if LY.asleep(st, a) and LY.asleep(st, b) and not observed:
-                active = 0
-        if active == 1:
-            ba = load_body(md, st, a)
-            bb = load_body(md, st, b)
-            g = pair_geometry(md, pair, ba, bb)
-            share = 0.0
-            if g.touching == 1:  # the force pass's geometry and share (pair_contact.contact_between)
-                share = entry_share(md, pair, g, ba, bb)
-            if share > 0.0:
-                mat = LY.body_material_pair(md, wd, a, b)
-                if mat[PAIR_SHARED] > 0.5:
-                    col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
-                    if col != cur:
-                        _add(karr, row, cur, acc, shared)
-                        cur = col
-                        acc = 0.0
-                    mat = share_stiffness(mat, share)
-                    acc += normal_stiffness(mat, g.r_eff, g.overlap)
-    _add(karr, row, cur, acc, shared)
-    return cost

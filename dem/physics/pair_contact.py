@@ -24,30 +24,26 @@ from .contact_geometry import load_body, motion_between
 from .contact_law import share_stiffness
 from .contact_response import respond
 from .integrator import wake
-from .pair_entry import entry_bodies, entry_share, pair_geometry
+from .pair_entry import entry_bodies, kept_geometry
 from .small_linalg import mat_mat, mat_vec
 
 
 @ti.func
-def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit: ti.template()):  # in:
-    """A pair-list entry between bodies ba and bb (``contact_geometry.Body``; :func:`pair_geometry`), with contact
-    mass m_c [kg] (the two bodies' reduced mass), material pair mat (scaled by the entry's share of the stiffness,
-    pair_entry.entry_share; an entry whose share is 0 does not touch), history hs
-    and interface stiffness sum k_sum [N/m] (0 unless "shared"). Returns its ``ContactGeometry`` and
-    ``ContactResponse`` (force on a, −force on b; a's damping block with implicit dashpots); the response of a pair
-    that does not touch holds only its history (cleared if it opened).
+def contact_between(md: ti.template(), pair, ba, bb, m_c, mat, hs, k_sum, dt, found, implicit: ti.template()):  # in:
+    """A pair-list entry between bodies ba and bb (``contact_geometry.Body``) whose geometry pass found `found`
+    (its layout.PG_* row: normal, overlap, share of the stiffness; pair_geometry_pass.py), with contact mass m_c [kg]
+    (the two bodies' reduced mass), material pair mat (scaled by the share; an entry whose share is 0 does not
+    touch), history hs and interface stiffness sum k_sum [N/m] (0 unless "shared"). Returns its
+    ``ContactGeometry`` and ``ContactResponse`` (force on a, −force on b; a's damping block with implicit dashpots);
+    the response of a pair that does not touch holds only its history (cleared if it opened).
 
-    In/out — in md: sph_body, clump_param, solid.
+    In/out — in md: sph_body.
     """
-    g = pair_geometry(md, pair, ba, bb)
+    g = CG.ContactGeometry(touching=0)
     r = CR.ContactResponse(hist=hs)
-    share = 1.0
-    if g.touching == 1:
-        share = entry_share(md, pair, g, ba, bb)
-        if share == 0.0:
-            g.touching = 0  # the larger face's sphere: the smaller face carries the joint
-    if g.touching == 1:
-        g = motion_between(g, ba, bb)
+    share = found[LY.PG_SHARE]
+    if share > 0.0:  # it touches, and its side carries a share of the joint
+        g = motion_between(kept_geometry(md, pair, ba, bb, found), ba, bb)
         r = respond(g, share_stiffness(mat, share), hs, m_c, k_sum, dt, ti.Vector([0.0, 0.0, 0.0]), implicit)
     elif hs[LY.HIST_IMPACT] != 0.0:
         r.hist = ti.Vector([0.0] * LY.HIST_WIDTH)  # the contact opened: its history goes
@@ -143,19 +139,20 @@ def pair_stiffness_sum(dg: ti.template(), wd, a, b, shared_mass):  # in:
 
 
 @ti.func
-def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: ti.template(),  # in:
+def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, implicit: ti.template(),  # in:
                   shared: ti.template(),
                   st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
-    context cached and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies
-    are evaluated on observed steps only; a body touched by a moving one wakes (before the wall stage reads its
-    state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
+    context cached and the sums kept in registers while the pair of clumps repeats, each from the geometry its
+    geometry pass kept in row spare + k − base of pair_hist (pair_geometry_pass.py: it leaves out what this stage
+    leaves out, pairs of two sleeping bodies but on observed steps); a body touched by a moving one wakes (before
+    the wall stage reads its state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
     Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
     touching one to the record stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
-    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs); out dg: slots on observed
+    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs, and the spare half's geometry); out dg: slots on observed
     steps (reads the ledger's interface stiffness sums).
     """
     cur_a = -1
@@ -185,9 +182,10 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
             mat = LY.body_material_pair(md, wd, a, b)
             both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
             k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
-        if both_asleep == 0 or observed:  # (no `continue`: see wall_contact.wall_contacts)
+        found = ct.pair_hist[spare + k - base]
+        if found[LY.PG_SHARE] != LY.PG_SKIPPED:  # (no `continue`: see wall_contact.wall_contacts)
             hs = ct.pair_hist[k]
-            g, r = contact_between(md, pair, ba, bb, m_c, mat, hs, k_sum, dt, implicit)
+            g, r = contact_between(md, pair, ba, bb, m_c, mat, hs, k_sum, dt, found, implicit)
             if g.touching == 1 or hs[LY.HIST_IMPACT] != 0.0:
                 ct.pair_hist[k] = r.hist
             if g.touching == 1:

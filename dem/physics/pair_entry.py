@@ -90,3 +90,36 @@ def pair_geometry(md: ti.template(), pair, ba, bb):  # in:
         g = sphere_solid(md.solid, sphere_centre(own.pos, own.rot, bs), bs[3], other, other.solid, pair[LY.PAIR_HINT])
         g.normal = sign * g.normal  # from b towards a
     return g
+
+
+@ti.func
+def kept_geometry(md: ti.template(), pair, ba, bb, row):  # in:
+    """The ``ContactGeometry`` (without motion) of a touching entry from its row of the step's geometry pass
+    (pair_geometry_pass.py, layout.PG_*): the contact point, the effective radius and the ratio from the kept normal and overlap
+    by the formulas of the narrow phase (contact_geometry.sphere_sphere, contact_solid.sphere_solid), so the same
+    bits as :func:`pair_geometry`.
+
+    In/out — in md: sph_body.
+    """
+    g = CG.ContactGeometry(touching=1)
+    n = ti.Vector([row[LY.PG_NORMAL], row[LY.PG_NORMAL + 1], row[LY.PG_NORMAL + 2]])
+    overlap = row[LY.PG_OVERLAP]
+    if pair[0] >= 0 and pair[1] >= 0:
+        ri = md.sph_body[pair[0]][3]
+        bj = md.sph_body[pair[1]]
+        rj = bj[3]
+        g.point = sphere_centre(bb.pos, bb.rot, bj) + n * (rj - 0.5 * overlap)
+        g.r_eff = 2.0 * ri * rj / (ri + rj)
+        g.ratio = overlap / ti.min(ri, rj)
+    else:  # the sphere's side: the normal from the solid towards it is sign · n
+        sphere, own, sign = pair[0], ba, 1.0
+        if pair[0] < 0:
+            sphere, own, sign = pair[1], bb, -1.0
+        bs = md.sph_body[sphere]
+        r = bs[3]
+        g.point = sphere_centre(own.pos, own.rot, bs) - (sign * n) * (r - 0.5 * overlap)
+        g.r_eff = r
+        g.ratio = overlap / r
+    g.normal = n
+    g.overlap = overlap
+    return g

@@ -3,8 +3,9 @@
 A step (004 §2.3, the PFC cycle), in order:
   1. if any body or wall has moved more than the skin since the last rebuild, rebuild the world's
      near-wall candidate list;
-  2. contact forces at t_n from the positions at t_n and the velocities at t_{n−½}: body pairs, then walls
-     (under damping_mass "shared" each preceded by the interfaces' stiffness sums, interface_stiffness.py);
+  2. contact forces at t_n from the positions at t_n and the velocities at t_{n−½}: body pairs (their geometry
+     pass first, pair_geometry_pass.py, with, under damping_mass "shared", their interfaces' stiffness sums),
+     then walls (under "shared" preceded by their interfaces' stiffness sums, interface_stiffness.py);
   3. law of motion of every clump: velocities to t_{n+½}, poses to t_{n+1};
   4. walls to t_{n+1};
   5. every ``record_every`` steps (an *observed* step) write a record row, and close the energy ledger of
@@ -29,8 +30,9 @@ from . import pair_contact as PC
 from . import recording as R
 from . import wall_contact as WC
 from .integrator import integrate_clump, move_wall, wake_if_unbalanced
-from .interface_stiffness import clear_sums, pair_stiffness, wall_stiffness
+from .interface_stiffness import clear_sums, wall_stiffness
 from .pair_contact import pair_contacts
+from .pair_geometry_pass import pair_geometry_pass
 from .pair_search_device import block_sync, chunk
 from .recording import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .wall_contact import cluster_wall_candidates, wall_contacts
@@ -128,17 +130,19 @@ def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.
 
 
 @ti.func
-def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.template(), lane, bd: ti.template(),  # in:
+def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: ti.template(), lane,  # in:
+                   bd: ti.template(),
                    st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
-    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: under damping_mass
-    "shared" the body pairs' interface stiffness sums first (D5), the body pairs (they may wake bodies), then
-    the walls' interface sums (after the wakes, as the wall stage sees them), the walls; then the contact sums
-    into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET).
+    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: the body pairs' geometry
+    pass (pair_geometry_pass.py; under damping_mass "shared" with their interface stiffness sums, D5), the body
+    pairs (they may wake bodies), then the walls' interface sums (after the wakes, as the wall stage sees them),
+    the walls; then the contact sums into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET).
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
-    base ≤ k < base + counts[w, CT_N_PAIRS]; in observed: a record step; in lane, bd: this thread of the world's bd (1
+    base ≤ k < base + counts[w, CT_N_PAIRS]; in spare: the first row of the other half of its pair region (the
+    geometry pass's rows); in observed: a record step; in lane, bd: this thread of the world's bd (1
     on the serial path); out st: wrench, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
-    out ct: hist, pair_hist; out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
+    out ct: hist, pair_hist (and the spare half's rows); out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
     steps).
     """
     shared = ti.static(bd > 1)
@@ -150,9 +154,10 @@ def contact_stages(md: ti.template(), wd, dt, base, observed, implicit: ti.templ
         clear_sums(dg.ledger, w, L.LEDGER_SIZE, wd, lane, bd)
         cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
         block_sync(bd)
-        cost += pair_stiffness(k0, k1, base, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared)
-        block_sync(bd)
-    pairs = pair_contacts(md, wd, dt, k0, k1, base, observed, implicit, shared, st, ct, dg)
+    cost += pair_geometry_pass(k0, k1, base, spare, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False,
+                               shared_mass, shared)
+    block_sync(bd)  # the sums complete, and every thread's sleep tests done before the force pass wakes bodies
+    pairs = pair_contacts(md, wd, dt, k0, k1, base, spare, observed, implicit, shared, st, ct, dg)
     block_sync(bd)
     j0, j1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
     if shared_mass:
@@ -226,8 +231,8 @@ def rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin,  # i
 
 
 @ti.func
-def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, gravity, skin, sleep_speed,  # in:
-                sleep_steps, implicit: ti.template(),
+def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, pair_spare, gravity, skin,  # in:
+                sleep_speed, sleep_steps, implicit: ti.template(),
                 st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n of world wd on the serial path: the stages in order (module docstring)."""
     t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
@@ -237,7 +242,8 @@ def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, gra
     begin_step(wd, skin, st, ct)  # 1. the skin test
     if ct.counts[wd.index, LY.CT_REBUILD_FLAG] == 1:
         rebuild_wall_candidates(md, st, wd, skin, ct)
-    contact_stages(md, wd, dt, pair_base, observed, implicit, 0, 1, st, ct, dg)  # 2. contact forces, their ledger sums
+    contact_stages(md, wd, dt, pair_base, pair_spare, observed, implicit, 0, 1, st, ct,
+                   dg)  # 2. contact forces, their ledger sums
     motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st,
                  dg)  # 3, 4. clumps and walls to t_{n+1}
     close_step(ct, wd, t, observed, row, slot_col, dg)  # 5. the record row, the ledger's close
@@ -248,7 +254,7 @@ def serial_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_ca
                        st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w in one loop; counts[w, CT_STEPS_DONE] tells how many ran.
     Record rows go to rows [w·rec_rows, (w+1)·rec_rows) of the record buffer; the world's pair list is the
-    first half of its pair region (pair_cap pairs)."""
+    first half of its pair region (pair_cap pairs), the second half the rows of each step's geometry pass."""
     wd = LY.load_world(md, w)
     gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
@@ -258,8 +264,8 @@ def serial_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_ca
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:
             ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:  # otherwise the rest of the launch waits for the host's search
-            serial_step(md, wd, n0 + s, dt, record_every, row0, w * 2 * pair_cap, gravity, skin, sleep_speed,
-                        sleep_steps, implicit, st, ct, dg)
+            serial_step(md, wd, n0 + s, dt, record_every, row0, w * 2 * pair_cap, (w * 2 + 1) * pair_cap, gravity,
+                        skin, sleep_speed, sleep_steps, implicit, st, ct, dg)
             done += 1
     ct.counts[w, LY.CT_STEPS_DONE] = done
     ct.counts[w, LY.CT_STEP] = n0 + done

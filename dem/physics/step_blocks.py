@@ -5,8 +5,10 @@ stages are separated by block-level barriers:
     lane 0      begin the step (skin test, sums reset)                                    | barrier
     all         rebuild the wall-candidate list if flagged: clusters in contiguous shares,
                 count, block-wide scan, write (no atomics: the list stays in cluster order) | barriers
-    all         ("shared" dashpot mass) clear and sum the body pairs' interface stiffness | barriers
-    all         body-pair contacts, each thread a contiguous share of the pair list      | barrier
+    all         ("shared" dashpot mass) clear the interface stiffness sums                 | barrier
+    all         body pairs' geometry ("shared": and their interface stiffness), each thread
+                a contiguous share of the pair list                                       | barrier
+    all         body-pair contacts, each thread the same share (it reads its own rows)   | barrier
     all         ("shared") sum the wall interfaces' stiffness                             | barrier
     all         wall contacts, each thread a contiguous share of the candidate list      | barrier
     all         law of motion, clumps and walls strided over the threads                 | barrier
@@ -114,8 +116,9 @@ def block_step(md: ti.template(), wd, s, n0, dt, record_every, row0, pair_cap, g
     if ct.counts[w, LY.CT_REBUILD_FLAG] == 1:
         cost += _rebuild_wall_candidates(md, st, wd, skin, lane, bd, scan, ct)
         block_sync(bd)
-    base = (2 * w + ct.counts[w, LY.CT_PAIR_HALF]) * pair_cap
-    cost += contact_stages(md, wd, dt, base, observed, implicit, lane, bd, st, ct, dg)
+    half = ct.counts[w, LY.CT_PAIR_HALF]
+    cost += contact_stages(md, wd, dt, (2 * w + half) * pair_cap, (2 * w + 1 - half) * pair_cap, observed, implicit,
+                           lane, bd, st, ct, dg)
     block_sync(bd)
     cost += (wd.n_clump // bd + 1) * (1 + LY.ATOMIC_RETRIES * R.CLUMP_SCALARS) + wd.n_wall // bd + 1
     motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
