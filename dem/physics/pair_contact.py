@@ -18,8 +18,8 @@ from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from . import contact_response as CR
 from . import contact_sums as CS
+from . import history_rows as R
 from . import ledger as L
-from . import recording as R
 from .contact_geometry import load_body, motion_between
 from .contact_law import share_stiffness
 from .contact_response import respond
@@ -149,8 +149,8 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, observed, implicit: t
     """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
     context cached and the sums kept in registers while the pair of clumps repeats. Pairs of two sleeping bodies
     are evaluated on observed steps only; a body touched by a moving one wakes (before the wall stage reads its
-    state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
-    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
+    state). On observed steps each touching pair goes to the record stage (history_rows.pair_contact_record).
+    Returns the pairs' ``history_rows.ContactSums`` for the ledger (history_rows.add_contact_energy).
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
