@@ -88,16 +88,16 @@ def child(entry: str) -> dict:
     if entry == "frames":
         from dem.output.snapshot import snapshot
 
-        sim = Simulation(model, dt=1e-5, record_every=10)
+        sim = Simulation(model, dt=1e-5, history_every=10)
         timed("step", sim.compile)
         timed("frames", lambda: snapshot(sim))
     elif entry in ("run", "batch", "run+batch", "blocks", "vulkan"):
         first_w = 2 if entry in ("batch", "blocks", "vulkan") else 1
-        sims = [Simulation([model] * first_w if first_w > 1 else model, dt=1e-5, record_every=10,
+        sims = [Simulation([model] * first_w if first_w > 1 else model, dt=1e-5, history_every=10,
                            parallel=True if entry == "blocks" else None)]
         timed(f"W={first_w}", sims[0].compile)
         if entry in ("run+batch", "vulkan"):
-            sims.append(Simulation([model] * 20, dt=1e-5, record_every=10))
+            sims.append(Simulation([model] * 20, dt=1e-5, history_every=10))
             timed("then W=20", sims[1].compile)
     else:
         raise SystemExit(f"unknown entry {entry}")

@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     for joints in ("solid", "spheres"):
         sc = build_scene(a.scene, {"joints": joints})
-        sim = Simulation(sc.model, dt=sc.dt, record_every=200)
+        sim = Simulation(sc.model, dt=sc.dt, history_every=200)
         sim.advance(10)
         md, st, ct, _dg = sim._packs()
         n = int(sim.contacts.counters()[0, LY.CT_N_PAIRS])

@@ -73,7 +73,7 @@ def timed_run(name: str, params: dict) -> dict:
 
 
 def timed_advance(sim, steps: int) -> tuple[float, list]:
-    sim.advance(sim.record_every)  # load the kernel and leave the first steps out of the timing
+    sim.advance(sim.history_every)  # load the kernel and leave the first steps out of the timing
     t0 = time.perf_counter()
     rows = sim.advance(steps)
     return time.perf_counter() - t0, rows if isinstance(rows, list) else [rows]
@@ -90,7 +90,7 @@ def batch(a) -> None:
     every = max(1, int(round(sc.history_dt / sc.dt)))
     steps = int(round(a.batch_t_end / sc.dt))
     rss0 = peak_rss_mib()
-    sim = dem.Simulation(worlds.models, dt=sc.dt, record_every=every)
+    sim = dem.Simulation(worlds.models, dt=sc.dt, history_every=every)
     wall, rows = timed_advance(sim, steps)
     per_world = estimate_device_bytes(worlds.models) / W
     m = worlds.models[0]
@@ -104,7 +104,7 @@ def batch(a) -> None:
     k = min(a.alone, W)
     t_alone = 0.0
     for j in np.unique(np.linspace(0, W - 1, k).round().astype(int)):
-        one = dem.Simulation(worlds.models[j], dt=sc.dt, record_every=every)
+        one = dem.Simulation(worlds.models[j], dt=sc.dt, history_every=every)
         w1, r1 = timed_advance(one, steps)
         t_alone += w1
         if a.arch == "cpu":  # the serial path: a world of the batch is its run alone, to the bit

@@ -22,22 +22,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
-from dem.physics.recording import C_QUAT, G_NC  # noqa: E402
+from dem.physics.history_rows import C_QUAT, G_NC  # noqa: E402
 from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
 
 PACKINGS = {"paper": {}, "coarse": {"r_base": 0.01, "r_core": 0.04}}
 
 
 def timed_advance(sim, steps: int) -> tuple[float, list]:
-    sim.advance(sim.record_every)  # compile (or load) the kernel and leave the first step out of the timing
+    sim.advance(sim.history_every)  # compile (or load) the kernel and leave the first step out of the timing
     t0 = time.perf_counter()
     rows = sim.advance(steps)
     return time.perf_counter() - t0, rows if isinstance(rows, list) else [rows]
 
 
-def contact_evaluations(rows: list, record_every: int) -> float:
-    """Contacts evaluated: each record's count stands for the record_every steps before it."""
-    return float(sum(np.sum(r[:, G_NC]) for r in rows)) * record_every
+def contact_evaluations(rows: list, history_every: int) -> float:
+    """Contacts evaluated: each record's count stands for the history_every steps before it."""
+    return float(sum(np.sum(r[:, G_NC]) for r in rows)) * history_every
 
 
 def tilt_deg(sim, rows):
@@ -58,7 +58,7 @@ def main():
                     help="threads a world's block on a GPU backend (Simulation(block_dim=...)); several: a sweep")
     a = ap.parse_args()
     dem.init(a.arch)
-    dt, record_every = 1e-5, 100
+    dt, history_every = 1e-5, 100
     steps = int(round(a.t_end / dt))
     parallel = True if a.parallel else None
     block_path = bool(a.parallel) or a.arch != "cpu"  # GPU backends take the block path by default
@@ -70,10 +70,10 @@ def main():
         t0 = time.perf_counter()
         worlds = build_worlds("pena_block", [{"theta0_deg": float(x)} for x in thetas], common=PACKINGS[a.packing])
         t_build = time.perf_counter() - t0
-        sim = dem.Simulation(worlds.models, dt=dt, record_every=record_every, sleep=False, parallel=parallel,
+        sim = dem.Simulation(worlds.models, dt=dt, history_every=history_every, sleep=False, parallel=parallel,
                              block_dim=bd)
         wall, rows = timed_advance(sim, steps)
-        evals = contact_evaluations(rows, record_every)
+        evals = contact_evaluations(rows, history_every)
         per_world = estimate_device_bytes(worlds.models) / W
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         m = worlds.models[0]
@@ -87,7 +87,7 @@ def main():
             t_alone, diff = 0.0, 0.0
             # worlds spread over the batch (θ0 from 1° to 5°: the cost per step changes with the tilt)
             for j in np.unique(np.linspace(0, W - 1, k).round().astype(int)):
-                one = dem.Simulation(worlds.models[j], dt=dt, record_every=record_every, sleep=False,
+                one = dem.Simulation(worlds.models[j], dt=dt, history_every=history_every, sleep=False,
                                      parallel=parallel, block_dim=bd)
                 w1, r1 = timed_advance(one, steps)
                 t_alone += w1

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
-from dem.physics.recording import C_POS, C_VEL  # noqa: E402
+from dem.physics.history_rows import C_POS, C_VEL  # noqa: E402
 from tests.physics import test_joints as T  # noqa: E402
 from validation.rocking.closed_form import free_rocking_period, frequency_parameter, slenderness  # noqa: E402
 from validation.stack import Box, stack_thresholds  # noqa: E402
@@ -29,7 +29,7 @@ def uplift() -> None:
         for f in (0.98, 1.02):
             m, asm = T._model(dem, blocks, motion=T._held(f * lam * T.G, **T.HOLD), densities=DENSITIES, E=T.E_HOLD)
             models.append(m)
-        sim = dem.Simulation(models, dt=min(T._dt(m) for m in models), record_every=500, sleep=False)
+        sim = dem.Simulation(models, dt=min(T._dt(m) for m in models), history_every=500, sleep=False)
         rows = sim.advance(int(T.HOLD["t_end"] / sim.dt))
         low, up = asm.bodies
         for k, f in enumerate((0.98, 1.02)):
@@ -40,7 +40,7 @@ def uplift() -> None:
 def slide() -> None:
     for on_wall in (True, False):
         model, cube = T._slider(dem, on_wall=on_wall)
-        sim = dem.Simulation(model, dt=T._dt(model), record_every=100, sleep=False)
+        sim = dem.Simulation(model, dt=T._dt(model), history_every=100, sleep=False)
         rows = sim.advance(int(0.25 / sim.dt))
         t = rows[:, 0]
         v = sim.layout.clump(rows, cube, C_VEL)[:, 0]
@@ -55,7 +55,7 @@ def slide() -> None:
 
 def rocking() -> None:
     models = [T._rocker(dem, on_block=False)[0], T._rocker(dem, on_block=True)[0]]
-    sim = dem.Simulation(models, dt=min(T._dt(m) for m in models), record_every=20, sleep=False)
+    sim = dem.Simulation(models, dt=min(T._dt(m) for m in models), history_every=20, sleep=False)
     rows = sim.advance(int(0.3 / sim.dt))
     t = rows[0][:, 0]
     blk = [next(k for k, c in enumerate(m.clumps) if c.name == "block") for m in models]

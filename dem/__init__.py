@@ -12,7 +12,7 @@ not start Taichi.
     block = dem.box_clump(0.25, 1.0, 0.754, r_core=0.025, r_base=0.005, base_zone=0.15)
     b.add_clump(block, material=granite, mass=503.0, position=(0, 0, 0.5))
     b.add_wall((0, 0, 0), (0, 0, 1), material=granite)
-    sim = dem.Simulation(b.finalize(), dt=1e-5, record_every=100)
+    sim = dem.Simulation(b.finalize(), dt=1e-5, history_every=100)
     rows = sim.advance(10_000)
 """
 

@@ -34,8 +34,8 @@ def block_on_floor(dem, *, width=0.1, height=0.1, thickness=0.1, r=0.01, mass=2.
 
 
 def energies(rows):
-    """Ledger columns of record rows."""
-    from dem.physics.recording import GLOBAL_COLUMNS
+    """Ledger columns of history rows."""
+    from dem.physics.history_rows import GLOBAL_COLUMNS
 
     return {name: rows[:, i] for i, name in enumerate(GLOBAL_COLUMNS)}
 

@@ -1,8 +1,9 @@
 """One word per meaning (issue 32, item 13; README, "Names"): a masonry wall is ``dem.masonry_wall`` (a "wall"
-alone is a plane boundary), one class per kind of world, the history's interval ``history_dt`` (a "record" is
-a ground motion), and the engine loads the validation package only where a command asks for it
-(dem.references). The old public spellings keep working for a release, each with a DeprecationWarning that
-names the new one."""
+alone is a plane boundary), one class per kind of world, the history's interval ``history_dt`` and the step's
+``history_every``, the history rows' module ``dem.physics.history_rows`` and its ``HistoryRowLayout`` (a "record" is
+a ground motion), no two classes of one name (the device's ``ContactArrays``, the model's ``BodyPairContacts``),
+and the engine loads the validation package only where a command asks for it (dem.references). The old public
+spellings keep working for a release, each with a DeprecationWarning that names the new one."""
 
 from __future__ import annotations
 
@@ -26,12 +27,73 @@ PACKAGE = ROOT / "dem"
     ("dem", "Worlds", "WorldBatch"),
     ("dem.model.masonry_wall", "wall", "masonry_wall"),
     ("dem.run.worlds", "Worlds", "WorldBatch"),
+    ("dem.physics.history_rows", "RecordLayout", "HistoryRowLayout"),
 ])
 def test_old_public_names_warn_and_still_work(module, old, new):
     mod = __import__(module, fromlist=["_"])
     with pytest.warns(DeprecationWarning, match=rf"{module}\.{old} is deprecated: use {module}\.{new}\b"):
         value = getattr(mod, old)
     assert value is getattr(mod, new)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("RecordLayout", "HistoryRowLayout"),
+    ("C_POS", "C_POS"),
+    ("GLOBAL_COLUMNS", "GLOBAL_COLUMNS"),
+    ("add_contact_energy", "add_contact_energy"),
+])
+def test_the_old_history_rows_module_warns_and_still_works(old, new):
+    """dem.physics.recording (the module of the history rows) is dem.physics.history_rows: each name read from the
+    old module is the new module's own, with a warning naming it; importing the old module alone is silent."""
+    from dem.physics import history_rows
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*is deprecated: use")
+        import dem.physics.recording as recording
+    match = rf"dem\.physics\.recording\.{old} is deprecated: use dem\.physics\.history_rows\.{new}\b"
+    with pytest.warns(DeprecationWarning, match=match):
+        value = getattr(recording, old)
+    assert value is getattr(history_rows, new)
+    with pytest.raises(AttributeError):
+        recording.no_such_name  # noqa: B018
+
+
+def test_from_the_old_history_rows_module_import_warns():
+    p = _fresh_python("""
+        import warnings
+        warnings.filterwarnings("error", message=".*is deprecated: use")
+        try:
+            from dem.physics.recording import G_NC
+        except DeprecationWarning as w:
+            print(w)
+    """)
+    assert p.returncode == 0, p.stderr
+    assert "dem.physics.recording.G_NC is deprecated: use dem.physics.history_rows.G_NC" in p.stdout, p.stdout
+
+
+def test_the_steps_between_history_rows_take_their_old_name_with_a_warning(ti_cpu):
+    """``Simulation(record_every=...)``, ``sim.record_every`` and a world view's ``record_every`` (the steps between
+    history rows) are ``history_every`` now."""
+    from tests.builders import sphere_on_wall
+
+    model = sphere_on_wall(ti_cpu)
+    with pytest.warns(DeprecationWarning, match=r"Simulation\(record_every=\.\.\.\) is deprecated: use "
+                                                r"Simulation\(history_every=\.\.\.\)"):
+        sim = ti_cpu.Simulation(model, dt=1e-5, record_every=7)
+    assert sim.history_every == 7 and "record_every" not in vars(sim)
+    with pytest.warns(DeprecationWarning, match=r"Simulation\.record_every is deprecated: use Simulation\.history_ev"):
+        assert sim.record_every == 7
+    with pytest.raises(TypeError, match="give history_every only"), pytest.warns(DeprecationWarning):
+        ti_cpu.Simulation(model, dt=1e-5, record_every=7, history_every=7)
+    view = sim.world_view(0)
+    assert view.history_every == 7
+    with pytest.warns(DeprecationWarning, match=r"WorldView\.record_every is deprecated: use WorldView\.history_every"):
+        assert view.record_every == 7
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*is deprecated: use")
+        assert ti_cpu.Simulation(model, dt=1e-5, history_every=3).history_every == 3
+    with pytest.raises(ValueError, match="history_every must be >= 1"):
+        ti_cpu.Simulation(model, dt=1e-5, history_every=0)
 
 
 def test_history_interval_takes_its_old_name_with_a_warning():
@@ -96,6 +158,60 @@ def test_one_class_per_kind_of_world():
     names = [n for n, _ in worlds]
     assert "World" not in names, worlds
     assert len(names) == len(set(names)), worlds
+
+
+def test_no_two_classes_share_a_name():
+    """Two classes were called Contacts (the device's arrays of a running simulation's contacts, and the contacts
+    two builder bodies make at t = 0): a class name in dem says which thing it is."""
+    classes = _classes()
+    names = [n.lstrip("_") for n, _ in classes]
+    twice = sorted({(n, where) for (n, where), bare in zip(classes, names) if names.count(bare) > 1})
+    assert not twice, twice
+    assert {"ContactArrays", "BodyPairContacts"} <= set(names)
+
+
+OLD_HISTORY_NAMES = {"record_every", "RecordLayout", "recording"}
+# where an old spelling is still taken on purpose: the deprecated module itself (its names are in strings elsewhere)
+OLD_NAMES_KEPT_IN = {"dem/physics/recording.py"}
+
+
+def _identifiers(tree: ast.AST) -> set[str]:
+    """Every name a module uses as code (not in strings): names, attributes, parameters, keywords, imports."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            out.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Import):
+            out |= {part for a in node.names for part in a.name.split(".")} | {a.asname for a in node.names if a.asname}
+        elif isinstance(node, ast.ImportFrom):
+            out |= set((node.module or "").split(".")) | {a.name for a in node.names}
+            out |= {a.asname for a in node.names if a.asname}
+    return out
+
+
+def test_the_history_rows_old_names_are_not_used():
+    """dem, the benchmarks, scenes, examples and validation use the new names only (``history_every``,
+    ``HistoryRowLayout``, ``dem.physics.history_rows``); the old ones live on in strings (the deprecation shims,
+    checkpoints written before the rename) and in dem/physics/recording.py."""
+    paths = [p for folder in ("dem", "benchmarks", "scenes", "examples", "validation")
+             for p in sorted((ROOT / folder).rglob("*.py"))]
+    used = {}
+    for p in paths:
+        where = p.relative_to(ROOT).as_posix()
+        if where in OLD_NAMES_KEPT_IN:
+            continue
+        old = _identifiers(ast.parse(p.read_text(encoding="utf-8"))) & OLD_HISTORY_NAMES
+        if old:
+            used[where] = sorted(old)
+    assert not used, used
 
 
 def _fresh_python(code: str) -> subprocess.CompletedProcess:

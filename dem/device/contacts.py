@@ -1,4 +1,5 @@
-"""Contact bookkeeping: candidate lists and the Mindlin shear history (which is state), for every world.
+"""Contact bookkeeping on the device (:class:`ContactArrays`): candidate lists and the Mindlin shear history (which is
+state), for every world.
 
     cand      (Σ n_h·n_w,) ivec2 candidate (hull sphere, wall) pairs of each world, in the world's region
                                  [cand0, cand0 + n_h·n_w); rebuilt on the device when bodies or walls have
@@ -31,7 +32,10 @@ from .kernel_lang import ti
 from .model_arrays import DeviceModel
 
 
-class Contacts:
+class ContactArrays:
+    """The device arrays of every world's contact bookkeeping (module docstring): ``Simulation.contacts``.
+    (Not dem.model.body_contacts.BodyPairContacts, the contacts two builder bodies make at t = 0 on the host.)"""
+
     def __init__(self, dm: DeviceModel):
         self.device_model = dm
         self.world_count = dm.world_count

@@ -12,16 +12,16 @@ docstring's "In/out" line names the arrays of each pack):
                      wrench (contact force [N] and moment about the centre of mass [N·m], one vec6: one array, so
                      that the model's ``solid`` fits in the kernels' bound on arrays, runtime.MAX_KERNEL_ARRAYS),
                      damp, damp_other: added by the contact stages, read and cleared by the law of motion; monitor:
-                     the law of motion (motion bounds, quiet steps, sleep), the contact stages (wakes), the record
+                     the law of motion (motion bounds, quiet steps, sleep), the contact stages (wakes), the history
                      stage (stiffness sums, added and restarted), the skin tests and the pair search (motion
                      restarts); wall_state: integrator.move_wall and step.begin_step
     ct  ContactArgs  cand: the wall-candidate rebuild; hist: the wall stage; pairs: the pair search (host or
                      device); pair_hist: the pair stage and the pair search (carried over), its spare half the
                      pair geometry pass (pair_geometry_pass.py); counts: the step's
                      counters (layout.CT_*), and the host between launches
-    dg  DiagArgs     ledger: the contact stages' sums (recording.add_contact_energy), the clumps' work
-                     (recording.clump_ledger), the interface stiffness sums (interface_stiffness.py) and the close
-                     of each step (recording.close_ledger); slots, rec: the record stage (recording.py) only
+    dg  DiagArgs     ledger: the contact stages' sums (history_rows.add_contact_energy), the clumps' work
+                     (history_rows.clump_ledger), the interface stiffness sums (interface_stiffness.py) and the close
+                     of each step (history_rows.close_ledger); slots, rec: the history stage (history_rows.py) only
 """
 
 from __future__ import annotations

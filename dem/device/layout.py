@@ -3,15 +3,15 @@
 Device arrays pack several quantities per body, wall or world into one vector so that a kernel binds few
 buffers (Taichi's Vulkan backend handles at most ~30 per kernel, see runtime.MAX_KERNEL_ARRAYS). The
 constants below name every slot; kernels read and write through them (or the accessors), never through
-bare numbers. The ledger (ledger.py), the damping block (damping_layout.py) and the record row (recording.py) keep
+bare numbers. The ledger (ledger.py), the damping block (damping_layout.py) and the history row (history_rows.py) keep
 their own layouts beside the quantities they describe.
 
 Per clump (``State.monitor``, vec8), each slot with the code that writes it (adds, sets, restarts):
     MON_WALL_MOTION   bound on any hull point's motion since the last wall-candidate rebuild [m]: added by the law
                       of motion (integrator), restarted by the skin test that rebuilds (step.begin_step)
-    MON_KN            Σ k_n of its contacts at the last record step [N/m]: the record stage (recording.py) only
-    MON_KN_LEVER2     Σ k_n |r × n|² [N·m]: the record stage only
-    MON_CN            Σ c_n [N·s/m]: the record stage only
+    MON_KN            Σ k_n of its contacts at the last observed step [N/m]: the history stage (history_rows.py) only
+    MON_KN_LEVER2     Σ k_n |r × n|² [N·m]: the history stage only
+    MON_CN            Σ c_n [N·s/m]: the history stage only
     MON_QUIET         steps in a row below the sleep thresholds: the sleep logic of integrator.py only (the law of
                       motion, integrator.wake_if_unbalanced and integrator.wake, which the contact stages call)
     MON_ASLEEP        1 while asleep, else 0: the same
@@ -19,7 +19,7 @@ Per clump (``State.monitor``, vec8), each slot with the code that writes it (add
                       motion, restarted by the body-pair search that ran (host or device)
     (slot 7 unused)
 
-Per contact (``Contacts.hist``, ``Contacts.pair_hist``, vec5), the contact's history, for every contact law:
+Per contact (``ContactArrays.hist``, ``ContactArrays.pair_hist``, vec5), the contact's history, for every contact law:
     HIST_SHEAR        elastic shear force of the last step [N], world frame (3 slots)
     HIST_IMPACT       approach speed δ̇⁻ when the contact formed [m/s] (impact laws); 0 while the contact is open
     HIST_KS           shear stiffness k_s of the last step [N/m] (the energy ledger's stiffness-change work and
@@ -46,14 +46,14 @@ index). Per wall
 (0: infinite plane), the world-local material index, the interval of its velocity table [s].
 
 Per world, the diagnostics' row ``DiagArgs.ledger[w]`` holds two regions: the energy ledger's columns [0,
-ledger.LEDGER_SIZE) (written by recording.py only) and, under damping_mass "shared", the interface stiffness sums
+ledger.LEDGER_SIZE) (written by history_rows.py only) and, under damping_mass "shared", the interface stiffness sums
 K_I from ledger.LEDGER_SIZE on, one column per (body, wall) and (body, body) interface (:func:`kface_column`;
 written by pair_geometry_pass.py and interface_stiffness.py only, read by the contact stages). They share one array because a kernel binds
 at most runtime.MAX_KERNEL_ARRAYS arrays.
 
 Per world: integers ``world_info`` (offsets of the world's bodies, spheres, walls, ... in the concatenated
 arrays, see WI_*), reals ``world_param`` (gravity, skins, sleep thresholds, see WP_*), and the counters
-``Contacts.counts`` (see CT_*), one row per world.
+``ContactArrays.counts`` (see CT_*), one row per world.
 """
 
 from .kernel_lang import ti
@@ -104,13 +104,13 @@ WORLD_INFO_WIDTH = 15
 WP_GX, WP_GY, WP_GZ, WP_SKIN, WP_PAIR_SKIN, WP_SLEEP_SPEED, WP_SLEEP_STEPS, WP_SHARED_MASS = range(8)
 WORLD_PARAM_WIDTH = 8
 
-# ---------------------------------------------------------------- per world: counters (Contacts.counts)
+# ---------------------------------------------------------------- per world: counters (ContactArrays.counts)
 # CT_N_CAND wall candidates; CT_REBUILD_FLAG the candidate list is rebuilt this step; CT_REBUILDS rebuilds
 # so far; CT_FORCE_REBUILD rebuild requested by the host; CT_WALLS_MOVING a wall moves this step;
 # CT_N_PAIRS candidate body pairs; CT_PAIR_STOP the pair skin is exceeded (serial path: steps stop until
 # the host searches again); CT_STEPS_DONE steps done in the current launch; CT_STEP the world's step
 # counter n (t_n = n Δt); CT_TARGET steps wanted in the current launch; CT_REC_FIRST index of the first
-# record row this launch writes; CT_PAIR_HALF which half of the world's pair region holds the current list
+# history row this launch writes; CT_PAIR_HALF which half of the world's pair region holds the current list
 # (device pair search); CT_PAIR_SEARCHES device pair searches so far; CT_OVERFLOW a device list overflowed
 # its capacity (1: body pairs); CT_ACTIVE the world steps in this launch (0: asleep and fast-forwarded,
 # finished, or stopped).

@@ -18,9 +18,10 @@ HALF = 0.5  # the stiffness share of each side's spheres when two faces of one s
 
 
 @dataclass(frozen=True)
-class Contacts:
-    """Contacts between bodies a and b: points [m], unit normals from b towards a, effective radii [m] (R̄),
-    stiffness shares [-] and overlaps [m] (< 0: a gap), one row each."""
+class BodyPairContacts:
+    """The contacts between two bodies a and b at t = 0 (host side): points [m], unit normals from b towards a,
+    effective radii [m] (R̄), stiffness shares [-] and overlaps [m] (< 0: a gap), one entry each. (Not
+    dem.device.contacts.ContactArrays, the device arrays of a running simulation's contacts.)"""
 
     points: np.ndarray
     normals: np.ndarray
@@ -48,7 +49,7 @@ def sphere_solid_distance(sph, sol, solid: ContactSolid):
     return x, r, d, n @ sol.rotation.T
 
 
-def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *, gap: float) -> Contacts:
+def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *, gap: float) -> BodyPairContacts:
     """Contacts between builder bodies a and b (dem.model.ClumpSpec) whose surfaces are closer than `gap` × the
     sphere's radius (or overlap): with a solid on either, each side's hull spheres against the other's solid (when
     both have one, each contact with its share of the stiffness: the smaller face's spheres alone, a's between faces
@@ -61,8 +62,8 @@ def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *,
         d = xa[i] - xb[j]
         dist = np.linalg.norm(d, axis=1)
         n = d / np.where(dist > 0, dist, 1.0)[:, None]
-        return Contacts(0.5 * (xa[i] + xb[j]), n, ra[i] * rb[j] / (ra[i] + rb[j]), np.ones(len(i)),
-                        ra[i] + rb[j] - dist)
+        return BodyPairContacts(0.5 * (xa[i] + xb[j]), n, ra[i] * rb[j] / (ra[i] + rb[j]), np.ones(len(i)),
+                                ra[i] + rb[j] - dist)
     both = solid_a is not None and solid_b is not None
     parts = []
     for sph, sol, own_solid, solid, sign, first in ((a, b, solid_a, solid_b, 1.0, True),
@@ -78,7 +79,7 @@ def between(a, b, solid_a: ContactSolid | None, solid_b: ContactSolid | None, *,
         keep = share > 0.0
         parts.append((pts[keep], sign * n[keep], r[keep], d[keep], share[keep]))
     pts, nrm, rad, dist, share = (np.concatenate([p[k] for p in parts]) for k in range(5))
-    return Contacts(pts, nrm, rad, share, rad - dist)
+    return BodyPairContacts(pts, nrm, rad, share, rad - dist)
 
 
 def face_area(spec, solid: ContactSolid, points, directions) -> np.ndarray:
@@ -103,7 +104,7 @@ def side_shares(own, other, first: bool) -> np.ndarray:
 
 
 def all_between(model_or_builder, *, gap: float) -> dict:
-    """{(a, b): Contacts} for every two bodies a < b whose bounding spheres come within reach and that touch."""
+    """{(a, b): BodyPairContacts} for every two bodies a < b whose bounding spheres come within reach and that touch."""
     specs = list(model_or_builder.clumps)
     joints = getattr(model_or_builder, "joints", "spheres")
     solids = [solid_of(cs, joints) if len(specs) > 1 else None for cs in specs]

@@ -219,7 +219,7 @@ def interface_labels(families: dict[str, list[str]], columns: dict[str, Column])
 
 def interface_table(history: dict, names: list[str], columns: dict[str, Column], labels: list[str], t_max: float):
     """One quantity of every interface as a (interface, time) array up to t_max [s] (NaN where an interface
-    lacks the column or the value is not finite), with the record times."""
+    lacks the column or the value is not finite), with the rows' times."""
     t = np.asarray(history["t"], float)
     keep = t <= t_max
     by_label = {columns[n].label or n: n for n in names}

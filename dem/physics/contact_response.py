@@ -5,7 +5,7 @@ two sides are (a wall, another body's sphere).
 contact's history (layout.HIST_*), the contact mass, the interface's stiffness sum and Δt, applies the normal and
 shear laws (contact_law.py) and returns a ``ContactResponse``: the force on body a (−force on the other side), its
 moment about a's centre of mass, the dashpots' damping block when they are implicit, the step's energy terms, the
-new history, and what the record stage and the frames read.
+new history, and what the history stage and the frames read.
 
 Relative velocities are the latest available, at t − Δt/2, so that Δu_s = v_s Δt is the shear displacement since
 the last step (004 §2.3 centred scheme). With ``implicit`` the force leaves out the dashpots, whose 6×6 damping

@@ -3,7 +3,7 @@
 The contact lists come grouped by body (a wall's candidates by clump, body pairs by their two clumps), so a loop
 keeps a ``ContactRun`` in registers while its bodies repeat and adds it to them once per run (wall_contact.py,
 pair_contact.py), and one ``ContactSums`` for the whole stage, which the step adds to the ledger
-(recording.add_contact_energy). Every touching contact goes through :func:`add_contact`, whatever its kind.
+(history_rows.add_contact_energy). Every touching contact goes through :func:`add_contact`, whatever its kind.
 """
 
 from ..device import runtime

@@ -23,7 +23,7 @@ positions are always x_G + R r_p: the drift that 004 Eq. 29–37 corrects cannot
 
 Sleeping. A body whose speed (any hull point) stays below ``sleep_speed`` and whose acceleration stays
 below SLEEP_ACCEL·g for ``sleep_steps`` steps in a row, while no wall moves, is put to sleep: its
-velocities are set to zero and it is not integrated; its contacts are evaluated on record steps only
+velocities are set to zero and it is not integrated; its contacts are evaluated on observed steps only
 (so probes and the ledger's strain energy stay exact), and on those steps it wakes if its contact
 forces no longer balance its weight within SLEEP_ACCEL·m·g (or the matching moment). Any moving wall
 wakes every body. A sleeping body is in static equilibrium to those tolerances; nothing else changes.
@@ -176,7 +176,7 @@ def wake_if_unbalanced(md: ti.template(), c, gravity, walls_moving,  # in:
 def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving,  # in:
                     st: ti.template()):  # out:
     """Advance clump c by one step, or let it sleep (after :func:`wake_if_unbalanced`); returns a ``ClumpMove``
-    with what the record and the energy ledger need (work terms: body, boundary — constraints and moving walls
+    with what the history row and the energy ledger need (work terms: body, boundary — constraints and moving walls
     through dashpots —, and damping — dashpots, local damping).
 
     In/out — in md: clump_param[c], clump_inertia; out st: pos, quat, rot, vel, omega, monitor of c; wrench,
@@ -193,7 +193,7 @@ def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps,
 @ti.func
 def _sleeping_step(c,  # in:
                    st: ti.template()):  # out:
-    """A sleeping body: no motion; its pose and contact forces (evaluated on record steps) are reported.
+    """A sleeping body: no motion; its pose and contact forces (evaluated on observed steps) are reported.
 
     In/out — out st: wrench, damp, damp_other of c cleared (read first).
     """
@@ -349,7 +349,7 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
     mon[LY.MON_WALL_MOTION] += moved  # since the last wall-candidate rebuild
     mon[LY.MON_PAIR_MOTION] += moved  # since the last body-pair search
     mon = _quiet_steps(mon, v0, w0, v1, w1, prm[LY.CP_RADIUS], gravity, dt, sleep_speed, walls_moving)
-    # kinetic energy at t_n and the contact force with the dashpots (the record's; cheap beside the solve)
+    # kinetic energy at t_n and the contact force with the dashpots (the history row's; cheap beside the solve)
     k0 = 0.5 * u0.dot(mat_vec(mass6, u0))
     k1 = 0.5 * u1.dot(mat_vec(mass6, u1))
     mv.kinetic = 0.5 * (k0 + k1)
@@ -367,7 +367,7 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
 def move_wall(md: ti.template(), w, t, dt,  # in:
               st: ti.template()):  # out:
     """Translate wall w from t to t + Δt with its velocity at t + Δt/2; keep the velocities the next
-    step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the record).
+    step's contacts need (at t + Δt/2 and t + Δt) in the wall state. Returns its state at t (for the history row).
 
     In/out — in md: wall_geom[w], wall_vel[w]; out st: wall_state[w] (read first).
     """

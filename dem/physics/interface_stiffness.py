@@ -14,7 +14,7 @@ Storage: the sums of world w live in row w of an array (the solver's ledger, aft
     col0 + (a − clump0) (n_wall + n_clump) + n_wall + (b − clump0) body a against body b (the pair list's order),
 so n_clump (n_wall + n_clump) columns a world: they grow with the bodies, never with the spheres.
 
-The pass skips what the force pass skips (a sleeping body's contacts on a non-record step) and keeps its
+The pass skips what the force pass skips (a sleeping body's contacts on an unobserved step) and keeps its
 sum in a register while the interface repeats (the lists are grouped by body), so the block path adds to
 each column about once per thread.
 """
@@ -55,7 +55,7 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
     bound on the loop iterations run (layout.LOOP_BUDGET).
 
     In/out — in md: sph_info, sph_body, wall_geom, mat_pair; in st: pos, rot, monitor, wall_state; in ct: cand; out
-    karr, row, col0: the sums: karr[row, col0 + ...] +=; in observed: a record step: the contacts of sleeping bodies
+    karr, row, col0: the sums: karr[row, col0 + ...] +=; in observed: an observed step: the contacts of sleeping bodies
     count too.
     """
     cur = -1

@@ -1,7 +1,7 @@
 """Energy ledger (Itiola & El Shamy 2024, §4.2, Eq. 38 with the boundary work and the shear springs' stiffness
 work added; docs/shear_unloading.md).
 
-Work terms accumulate step by step inside the kernels; state terms are evaluated at the record time.
+Work terms accumulate step by step inside the kernels; state terms are evaluated at the row's time.
 Balance, measured from the initial state:
     E_body + E_boundary = ΔE_kinetic + E_strain + E_damping + E_friction + E_shear_stiffness.
 
@@ -23,9 +23,9 @@ Layout of the device array ``ledger`` (real, length LEDGER_SIZE), with W = WORK_
     [W:2W)    the last step's increments [J]
     [2W:3W)   the current step's increments (accumulated by the kernels) [J]
     3W        strain energy at t_n [J]
-    3W + 1    kinetic energy at t_n (record steps) [J]
+    3W + 1    kinetic energy at t_n (observed steps) [J]
     3W + 2    contacts at t_n
-    3W + 3    largest overlap ÷ radius since the last record
+    3W + 3    largest overlap ÷ radius since the last history row
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def energy_floor(model) -> float:
 
 
 def balance_error(e: dict[str, np.ndarray], kinetic0: float, floor: float = 1e-12) -> np.ndarray:
-    """Relative balance error per record.
+    """Relative balance error per history row.
 
     residual = E_body + E_boundary − (E_kinetic − E_kinetic(0)) − E_strain − E_damping − E_friction
     − E_shear_stiffness (:func:`residual`), divided by the energy in play so far: the running maximum of
@@ -69,7 +69,7 @@ def balance_error(e: dict[str, np.ndarray], kinetic0: float, floor: float = 1e-1
 
 
 def residual(e: dict[str, np.ndarray], kinetic0: float) -> np.ndarray:
-    """Work in minus the energy held and dissipated [J] per record (0 for an exact ledger). A history written
+    """Work in minus the energy held and dissipated [J] per history row (0 for an exact ledger). A history written
     before the stiffness work was booked (no ``E_shear_stiffness``) is read with that term 0."""
     res = e["E_body"] + e["E_boundary"] - (e["E_kinetic"] - kinetic0) - e["E_strain"] - e["E_damping"] - e["E_friction"]
     if "E_shear_stiffness" in e:

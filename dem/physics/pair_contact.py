@@ -18,8 +18,8 @@ from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from . import contact_response as CR
 from . import contact_sums as CS
+from . import history_rows as R
 from . import ledger as L
-from . import recording as R
 from .contact_geometry import load_body, motion_between
 from .contact_law import share_stiffness
 from .contact_response import respond
@@ -146,12 +146,13 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
     context cached and the sums kept in registers while the pair of clumps repeats, each from the geometry its
     geometry pass kept in row spare + k − base of pair_hist (pair_geometry_pass.py: it leaves out what this stage
     leaves out, pairs of two sleeping bodies but on observed steps); a body touched by a moving one wakes (before
-    the wall stage reads its state). On observed steps each touching pair goes to the record stage (recording.pair_contact_record).
-    Returns the pairs' ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
+    the wall stage reads its state). On observed steps each touching pair goes to the history stage
+    (history_rows.pair_contact_record). Returns the pairs' ``history_rows.ContactSums`` for the ledger
+    (history_rows.add_contact_energy).
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
-    k0 ≤ k < base + k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and each
-    touching one to the record stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
+    k0 ≤ k < base + k1 of the world's list; in observed: an observed step: the contacts of sleeping bodies too, and each
+    touching one to the history stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
     monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs, and the spare half's geometry); out dg: slots on observed
     steps (reads the ledger's interface stiffness sums).
     """
@@ -195,7 +196,7 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
                     if LY.asleep(st, b):
                         wake(b, st)
                 run, sums = CS.add_contact(run, sums, g, r, implicit)
-                if observed:  # the record stage
+                if observed:  # the history stage
                     R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, st, dg)
     if cur_a >= 0:
         _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
@@ -203,7 +204,7 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
     return sums
 
 
-# scalar atomic adds of one run's flush (both bodies), and of a record step's diagnostics of one pair (6 probe
+# scalar atomic adds of one run's flush (both bodies), and of an observed step's diagnostics of one pair (6 probe
 # slots of 8 entries and two monitors of 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
 FLUSH_SCALARS = 2 * (3 + 3 + DAMP_WIDTH + OTHER_WIDTH)
 RECORD_SCALARS = 8 * 8

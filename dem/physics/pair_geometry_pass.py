@@ -32,7 +32,7 @@ def pair_geometry_pass(k0, k1, base, spare, md: ti.template(), st: ti.template()
     entries of sleeping bodies too (exports). Returns a bound on the loop iterations run (layout.LOOP_BUDGET).
 
     In/out — in md: sph_info, sph_body, clump_param, solid, mat_pair; in st: pos, rot, monitor; out ct: pair_hist's
-    spare half (reads pairs); out karr, row, col0: the sums: karr[row, col0 + ...] +=; in observed: a record step:
+    spare half (reads pairs); out karr, row, col0: the sums: karr[row, col0 + ...] +=; in observed: an observed step:
     the entries of sleeping bodies count too.
     """
     cur = -1

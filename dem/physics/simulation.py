@@ -33,16 +33,17 @@ import numpy as np
 
 from ..device import layout as LY
 from ..device import runtime
-from ..device.contacts import Contacts
+from ..device.contacts import ContactArrays
 from ..device.host_copy import gather, scatter
 from ..device.kernel_args import KERNEL_ARRAY_COUNT, ContactArgs, DiagArgs, ModelArgs, StateArgs
 from ..device.kernel_lang import ti
 from ..device.model_arrays import DeviceModel
 from ..device.state import State
 from ..model.model import Model
+from ..version import renamed_keyword
 from . import ledger as L
+from .history_rows import SLOT_WIDTH, HistoryRowLayout
 from .pair_search import carry_history, entry_clusters, entry_keys, find_pairs
-from .recording import SLOT_WIDTH, RecordLayout
 from .step import serial_world_steps
 from .step_blocks import block_world_steps
 
@@ -55,10 +56,10 @@ SKIN_RADII = 0.04
 # (serial path) or a block-wide search (block path); a wider skin than the walls' (SKIN_RADII) makes them
 # rarer.
 PAIR_SKIN_RADII = 0.25
-# The record buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
-# MAX_RECORD_ROWS; a launch runs until a world's rows are full.
-RECORD_BUFFER_BYTES = 256 * 2**20
-MAX_RECORD_ROWS = 2048
+# The history buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
+# MAX_HISTORY_ROWS; a launch runs until a world's rows are full.
+HISTORY_BUFFER_BYTES = 256 * 2**20
+MAX_HISTORY_ROWS = 2048
 
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
@@ -72,7 +73,7 @@ WORLD_SPREAD = 512
 
 
 @ti.kernel
-def advance_serial(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32,  # in:
+def advance_serial(md: ModelArgs, n_worlds: ti.i32, dt: float, history_every: ti.i32, rec_rows: ti.i32,  # in:
                    pair_cap: ti.i32, implicit: ti.template(),
                    st: StateArgs, ct: ContactArgs, dg: DiagArgs):  # out:
     """Serial path: each active world runs counts[w, CT_TARGET] steps in one thread (step.py), one task per
@@ -82,7 +83,7 @@ def advance_serial(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.
     for g in range(n_worlds * WORLD_SPREAD):
         w = g // WORLD_SPREAD
         if g % WORLD_SPREAD == 0 and ct.counts[w, LY.CT_ACTIVE] == 1:
-            serial_world_steps(md, w, dt, record_every, rec_rows, pair_cap, implicit, st, ct, dg)
+            serial_world_steps(md, w, dt, history_every, rec_rows, pair_cap, implicit, st, ct, dg)
 
 
 # A GPU launch is sized from its loop's range. On the SPIR-V backends (Vulkan, Metal) a range known only at run
@@ -106,7 +107,7 @@ def slot_class(n_worlds: int) -> int:
 
 
 @ti.kernel
-def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.i32, rec_rows: ti.i32,  # in:
+def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, history_every: ti.i32, rec_rows: ti.i32,  # in:
                    pair_cap: ti.i32, max_steps: ti.i32, implicit: ti.template(), bd: ti.template(),
                    budget: ti.template(), slots: ti.template(),
                    st: StateArgs, ct: ContactArgs, dg: DiagArgs):  # out:
@@ -118,16 +119,16 @@ def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, record_every: ti.
         lane = gid % bd
         scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
         if w < n_worlds:  # the same for every thread of a block
-            block_world_steps(md, w, dt, record_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, budget,
+            block_world_steps(md, w, dt, history_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, budget,
                               scan, st, ct, dg)
 
 
 class Diagnostics:
-    """Device arrays of the ledgers, the probe slots and the record buffer (``rows`` rows per world)."""
+    """Device arrays of the ledgers, the probe slots and the history buffer (``rows`` rows per world)."""
 
     def __init__(self, dm: DeviceModel, rows: int):
         real = runtime.real()
-        self.layouts = [RecordLayout(m.clump_count, m.wall_count, m.slot_count) for m in dm.models]
+        self.layouts = [HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count) for m in dm.models]
         self.width = max(lay.width for lay in self.layouts)
         self.rows = int(rows)
         # the ledger's columns, then (damping_mass "shared") the step's interface stiffness sums
@@ -153,38 +154,40 @@ def _as_models(model) -> tuple[list[Model], bool]:
     raise TypeError("Simulation needs a finalized dem.Model or a non-empty list of them (one per world)")
 
 
+@renamed_keyword("record_every", "history_every")
 class Simulation:
     """Models, their state and contacts, and the stepping loop.
 
     Args:
         model: a finalized :class:`dem.Model`, or a list of them: one independent world each (a batch).
         dt: time step [s], the same for every world.
-        record_every: steps between record rows (≥ 1).
+        history_every: steps between history rows (≥ 1); ``record_every`` before, still taken (and ``sim.record_every``
+            still read) with a DeprecationWarning.
         skin: Verlet skin of the wall candidate list [m] (default: SKIN_RADII × each world's smallest hull
             radius).
         pair_skin: skin of the body-pair list [m] (default: PAIR_SKIN_RADII × each world's smallest hull radius).
         parallel: use the block path (default: serial on CPU, block path elsewhere).
-        capacity: rows per world of the device record buffer (default: as many as fit in
-            RECORD_BUFFER_BYTES, at most MAX_RECORD_ROWS; rows are fetched to the host when a world's are full).
+        capacity: rows per world of the device history buffer (default: as many as fit in
+            HISTORY_BUFFER_BYTES, at most MAX_HISTORY_ROWS; rows are fetched to the host when a world's are full).
         implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
             with the velocities at t − Δt/2 as 004 does.
         sleep: let bodies at rest sleep (integrator.py); ``sleep_speed`` [m/s] and ``sleep_steps`` tune it.
         block_dim: threads per world on the block path (default: 128 on GPUs, 1 on the CPU).
     """
 
-    def __init__(self, model, *, dt: float, record_every: int = 1, skin: float | None = None,
+    def __init__(self, model, *, dt: float, history_every: int = 1, skin: float | None = None,
                  pair_skin: float | None = None, parallel: bool | None = None, capacity: int | None = None,
                  implicit_damping: bool = True, sleep: bool = True, sleep_speed: float = 1e-8,
                  sleep_steps: int = 1000, block_dim: int | None = None):
         models, self.batch = _as_models(model)
         if not (np.isfinite(dt) and dt > 0):
             raise ValueError(f"dt must be > 0 [s], got {dt}")
-        if int(record_every) < 1:
-            raise ValueError(f"record_every must be >= 1, got {record_every}")
+        if int(history_every) < 1:
+            raise ValueError(f"history_every must be >= 1, got {history_every}")
         self.models = models
         self.world_count = len(models)
         self.dt = float(dt)
-        self.record_every = int(record_every)
+        self.history_every = int(history_every)
         min_r = np.array([m.min_radius for m in models])
         self.skins = np.full(self.world_count, float(skin)) if skin is not None else SKIN_RADII * min_r
         if not np.all(self.skins > 0):
@@ -203,13 +206,13 @@ class Simulation:
         self.device_model = DeviceModel(models, skins=self.skins, pair_skins=self.pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)
-        self.contacts = Contacts(self.device_model)
-        layouts = [RecordLayout(m.clump_count, m.wall_count, m.slot_count) for m in models]
+        self.contacts = ContactArrays(self.device_model)
+        layouts = [HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count) for m in models]
         width = max(lay.width for lay in layouts)
         rows = capacity if capacity is not None else \
-            max(16, min(MAX_RECORD_ROWS, RECORD_BUFFER_BYTES // (8 * width * self.world_count)))
+            max(16, min(MAX_HISTORY_ROWS, HISTORY_BUFFER_BYTES // (8 * width * self.world_count)))
         if int(rows) < 1:
-            raise ValueError(f"capacity must be >= 1 record rows, got {capacity}")
+            raise ValueError(f"capacity must be >= 1 history rows, got {capacity}")
         self.diag = Diagnostics(self.device_model, rows)
         self.layouts = self.diag.layouts
         self._pack_cache = None
@@ -224,8 +227,8 @@ class Simulation:
         return self.models[0]
 
     @property
-    def layout(self) -> RecordLayout:
-        """The record layout (of world 0 in a batch)."""
+    def layout(self) -> HistoryRowLayout:
+        """The history-row layout (of world 0 in a batch)."""
         return self.layouts[0]
 
     @property
@@ -234,8 +237,8 @@ class Simulation:
         return int(self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
 
     def world_view(self, w: int) -> "WorldView":
-        """What the host needs to read world w's record rows: its model, record layout and the run's Δt."""
-        return WorldView(self.models[w], self.layouts[w], self.dt, self.implicit_damping, self.record_every)
+        """What the host needs to read world w's history rows: its model, history-row layout and the run's Δt."""
+        return WorldView(self.models[w], self.layouts[w], self.dt, self.implicit_damping, self.history_every)
 
     def halt(self, w: int) -> None:
         """World w takes no more steps (its run stopped: an instability or a stopping event); the other
@@ -346,8 +349,8 @@ class Simulation:
         return self._pack_cache
 
     def _rows_in(self, n0: int, n: int) -> int:
-        """Record steps among steps n0 .. n0+n−1."""
-        r = self.record_every
+        """Observed steps among steps n0 .. n0+n−1."""
+        r = self.history_every
         return (n0 + n - 1) // r - (n0 - 1) // r if n > 0 else 0
 
     def compile(self) -> None:
@@ -373,11 +376,11 @@ class Simulation:
     def _kernel(self, max_steps: int = 0):
         md, st, ct, dg = self._packs()
         if self.parallel:
-            advance_blocks(md, self.world_count, self.dt, self.record_every, self.diag.rows,
+            advance_blocks(md, self.world_count, self.dt, self.history_every, self.diag.rows,
                            self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
                            runtime.has_loop_limit(), slot_class(self.world_count), st, ct, dg)
         else:
-            advance_serial(md, self.world_count, self.dt, self.record_every, self.diag.rows,
+            advance_serial(md, self.world_count, self.dt, self.history_every, self.diag.rows,
                            self.contacts.pair_capacity, self.implicit_damping, st, ct, dg)
 
     # ------------------------------------------------------------------ stepping
@@ -387,7 +390,7 @@ class Simulation:
         counts = self.contacts.counters()
         counts[:, LY.CT_TARGET] = targets
         counts[:, LY.CT_ACTIVE] = (targets > 0).astype(np.int32)
-        counts[:, LY.CT_REC_FIRST] = -(-counts[:, LY.CT_STEP] // self.record_every)
+        counts[:, LY.CT_REC_FIRST] = -(-counts[:, LY.CT_STEP] // self.history_every)
         self.contacts.counts.from_numpy(counts)
         self._kernel(int(targets.max()))
         return self.contacts.counters()
@@ -414,7 +417,7 @@ class Simulation:
         return out
 
     def fast_forward(self, n_steps: int, last_row: np.ndarray) -> np.ndarray:
-        """Skip n_steps of a quiescent single world (:meth:`quiescent`): the record rows it would write are
+        """Skip n_steps of a quiescent single world (:meth:`quiescent`): the history rows it would write are
         `last_row` with their own times. Exact, not an approximation: nothing changes while all sleep."""
         if self.batch:
             raise ValueError("fast_forward skips every world; a batch runs advance(n, last_rows=...) instead")
@@ -423,10 +426,10 @@ class Simulation:
         return rows
 
     def _repeat_rows(self, n0: int, n_steps: int, last_row: np.ndarray) -> np.ndarray:
-        first = -(-n0 // self.record_every)
-        last = (n0 + n_steps - 1) // self.record_every
+        first = -(-n0 // self.history_every)
+        last = (n0 + n_steps - 1) // self.history_every
         rows = np.repeat(np.asarray(last_row, float)[None, :], max(last - first + 1, 0), axis=0)
-        rows[:, 0] = np.arange(first, last + 1) * self.record_every * self.dt
+        rows[:, 0] = np.arange(first, last + 1) * self.history_every * self.dt
         return rows
 
     def _set_step(self, step: int) -> None:
@@ -437,10 +440,10 @@ class Simulation:
         self.contacts.counts.from_numpy(counts)
 
     def advance(self, n_steps: int, *, last_rows: list | None = None):
-        """Take n_steps steps in every world; return the record rows written meanwhile: an array of shape
+        """Take n_steps steps in every world; return the history rows written meanwhile: an array of shape
         (rows, layout.width) for a single model, a list of such arrays (one per world) for a batch.
 
-        In a batch, a world that is quiescent (:meth:`quiescent`) and whose last record row is given in
+        In a batch, a world that is quiescent (:meth:`quiescent`) and whose last history row is given in
         ``last_rows`` is not stepped: its rows are that row repeated with their own times (exact, as in
         :meth:`fast_forward`)."""
         n_steps = int(n_steps)
@@ -456,8 +459,8 @@ class Simulation:
         done_total = np.zeros(W, np.int64)
         while np.any(remaining > 0):
             step_w = n0 + done_total
-            first_row = -(-step_w // self.record_every)
-            room = (first_row + self.diag.rows) * self.record_every - step_w  # steps whose rows fit
+            first_row = -(-step_w // self.history_every)
+            room = (first_row + self.diag.rows) * self.history_every - step_w  # steps whose rows fit
             targets = np.minimum(remaining, room)
             counts = self._launch(targets)
             done = counts[:, LY.CT_STEPS_DONE].astype(np.int64)
@@ -495,13 +498,15 @@ class Simulation:
         self._pack_cache = None
 
 
+@renamed_keyword("record_every", "history_every")
 class WorldView:
-    """One world of a Simulation as the host reads its records: ``model``, ``layout``, ``dt`` [s],
-    ``implicit_damping``, ``record_every``."""
+    """One world of a Simulation as the host reads its history rows: ``model``, ``layout`` (HistoryRowLayout),
+    ``dt`` [s], ``implicit_damping``, ``history_every`` (``record_every`` before: still read, with a
+    DeprecationWarning)."""
 
-    def __init__(self, model, layout, dt, implicit_damping, record_every):
+    def __init__(self, model, layout, dt, implicit_damping, history_every):
         self.model, self.layout, self.dt = model, layout, dt
-        self.implicit_damping, self.record_every = implicit_damping, record_every
+        self.implicit_damping, self.history_every = implicit_damping, history_every
 
 
 def _moves_after(wall, t: float) -> bool:

@@ -8,13 +8,13 @@ A step (004 §2.3, the PFC cycle), in order:
      then walls (under "shared" preceded by their interfaces' stiffness sums, interface_stiffness.py);
   3. law of motion of every clump: velocities to t_{n+½}, poses to t_{n+1};
   4. walls to t_{n+1};
-  5. every ``record_every`` steps (an *observed* step) write a record row, and close the energy ledger of
+  5. every ``history_every`` steps (an *observed* step) write a history row, and close the energy ledger of
      the step.
 
 Each stage is a function whose parameters say what it reads (``# in:``) and writes (``# out:``; its docstring's
 "In/out" line names the arrays of a pack it writes, and those it also reads). The contact stages compute
 forces; on observed steps they also evaluate the contacts of sleeping bodies and hand each touching contact to
-the record stage (recording.py), and they return their energy sums, which the step adds to the ledger.
+the history stage (history_rows.py), and they return their energy sums, which the step adds to the ledger.
 
 Serial path: one thread runs all the steps of one world in a loop (worlds in parallel over the CPU's
 threads). Contacts are taken in list order with their sums in registers, so a world's run is bit-for-bit
@@ -25,22 +25,22 @@ searches its body pairs again (pair_search.py) and launches it on.
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
+from . import history_rows as R
 from . import ledger as L
 from . import pair_contact as PC
-from . import recording as R
 from . import wall_contact as WC
+from .history_rows import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .integrator import integrate_clump, move_wall, wake_if_unbalanced
 from .interface_stiffness import clear_sums, wall_stiffness
 from .pair_contact import pair_contacts
 from .pair_geometry_pass import pair_geometry_pass
 from .pair_search_device import block_sync, chunk
-from .recording import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .wall_contact import cluster_wall_candidates, wall_contacts
 
 
 @ti.func
 def record_columns(wd):
-    """First record column of the world's clumps, walls and probe slots (recording.RecordLayout)."""
+    """First history-row column of the world's clumps, walls and probe slots (history_rows.HistoryRowLayout)."""
     clump_col = ti.static(len(GLOBAL_COLUMNS))
     wall_col = clump_col + CLUMP_WIDTH * wd.n_clump
     return clump_col, wall_col, wall_col + WALL_WIDTH * wd.n_wall
@@ -84,7 +84,7 @@ def pair_motion_exceeds_skin(st: ti.template(), wd, pair_skin):  # in:
 def begin_step(wd, skin,  # in:
                st: ti.template(), ct: ti.template()):  # out:
     """Stage 1: note whether any of world wd's walls moves, and decide whether its candidate list must be rebuilt
-    (Verlet skin). (The step's sums start from zero: recording.close_ledger clears them at the end of each step.)
+    (Verlet skin). (The step's sums start from zero: history_rows.close_ledger clears them at the end of each step.)
 
     In/out — out st: monitor's wall motion and wall_state's motion restart on a rebuild (read first); out ct: counts[w]:
     rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving.
@@ -125,7 +125,7 @@ def begin_step(wd, skin,  # in:
 def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.template()):
     """A bound on the loop iterations of a contact stage's share of `items` contacts (layout.LOOP_BUDGET): one
     each, the CAS loops of the atomics of its runs' flushes and of its touching contacts' diagnostics (charged
-    every step: the budget then holds for the next record step), and of its ledger sums."""
+    every step: the budget then holds for the next observed step), and of its ledger sums."""
     return items + LY.ATOMIC_RETRIES * (sums.runs * flush_scalars + sums.count * record_scalars + R.ENERGY_SCALARS)
 
 
@@ -140,7 +140,7 @@ def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: t
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
     base ≤ k < base + counts[w, CT_N_PAIRS]; in spare: the first row of the other half of its pair region (the
-    geometry pass's rows); in observed: a record step; in lane, bd: this thread of the world's bd (1
+    geometry pass's rows); in observed: an observed step; in lane, bd: this thread of the world's bd (1
     on the serial path); out st: wrench, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
     out ct: hist, pair_hist (and the spare half's rows); out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
     steps).
@@ -177,14 +177,14 @@ def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep
                  row, clump_col, wall_col, lane, bd: ti.template(),
                  st: ti.template(), dg: ti.template()):  # out:
     """Stages 3 and 4: the law of motion of every clump (a sleeping one first woken if a wall moves or, on an
-    observed step, if its forces no longer balance), its ledger terms and, on observed steps, its record columns;
+    observed step, if its forces no longer balance), its ledger terms and, on observed steps, its history-row columns;
     then the walls to t_{n+1}.
 
     In/out — in md: clump_param, clump_inertia, wall_geom, wall_vel; in ct: counts[w, CT_WALLS_MOVING]; in observed,
-    row, clump_col, wall_col: a record step, its record row and the world's first clump and wall column; in lane, bd:
-    this thread of the world's bd (1 on the serial path): clumps and walls strided; out st: clumps' pose, velocities,
-    monitor; contact sums cleared; wall_state; out dg: ledger (the step's body, boundary, damping work; kinetic energy),
-    rec (observed steps).
+    row, clump_col, wall_col: an observed step, its history row and the world's first clump and wall column; in lane,
+    bd: this thread of the world's bd (1 on the serial path): clumps and walls strided; out st: clumps' pose,
+    velocities, monitor; contact sums cleared; wall_state; out dg: ledger (the step's body, boundary, damping work;
+    kinetic energy), rec (observed steps).
     """
     shared = ti.static(bd > 1)
     w = wd.index
@@ -195,23 +195,23 @@ def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep
             wake_if_unbalanced(md, c, gravity, walls_moving, st)
         mv = integrate_clump(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, st)
         R.clump_ledger(w, mv, shared, dg)
-        if observed:  # the record stage
+        if observed:  # the history stage
             R.clump_record(w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, shared, st, dg)
     for k in range((wd.n_wall - lane + bd - 1) // bd):
         j = wd.wall0 + lane + k * bd
         ws0 = move_wall(md, j, t, dt, st)
-        if observed:  # the record stage
+        if observed:  # the history stage
             R.wall_record(row, wall_col + WALL_WIDTH * (j - wd.wall0), ws0, dg)
 
 
 @ti.func
 def close_step(ct: ti.template(), wd, t, observed, row, slot_col,  # in:
                dg: ti.template()):  # out:
-    """Stage 5: on observed steps the record row's global and probe-slot columns, then the ledger's close.
+    """Stage 5: on observed steps the history row's global and probe-slot columns, then the ledger's close.
 
     In/out — in ct: counts[w]: rebuilds; out dg: rec[row] (observed steps), slots, ledger.
     """
-    if observed:  # the record stage
+    if observed:  # the history stage
         R.record_row(ct, wd, t, row, slot_col, dg)
     R.close_ledger(wd, dg)
 
@@ -236,8 +236,8 @@ def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, pai
                 st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n of world wd on the serial path: the stages in order (module docstring)."""
     t = ti.cast(n, float) * dt  # n Δt: the same whatever the launches' lengths
-    observed = n % record_every == 0
-    row = row0 + n // record_every
+    observed = n % history_every == 0
+    row = row0 + n // history_every
     clump_col, wall_col, slot_col = record_columns(wd)
     begin_step(wd, skin, st, ct)  # 1. the skin test
     if ct.counts[wd.index, LY.CT_REBUILD_FLAG] == 1:
@@ -246,11 +246,11 @@ def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, pai
                    dg)  # 2. contact forces, their ledger sums
     motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st,
                  dg)  # 3, 4. clumps and walls to t_{n+1}
-    close_step(ct, wd, t, observed, row, slot_col, dg)  # 5. the record row, the ledger's close
+    close_step(ct, wd, t, observed, row, slot_col, dg)  # 5. the history row, the ledger's close
 
 
 @ti.func
-def serial_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_cap, implicit: ti.template(),  # in:
+def serial_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_cap, implicit: ti.template(),  # in:
                        st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w in one loop; counts[w, CT_STEPS_DONE] tells how many ran.
     Record rows go to rows [w·rec_rows, (w+1)·rec_rows) of the record buffer; the world's pair list is the

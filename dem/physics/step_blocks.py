@@ -12,7 +12,7 @@ stages are separated by block-level barriers:
     all         ("shared") sum the wall interfaces' stiffness                             | barrier
     all         wall contacts, each thread a contiguous share of the candidate list      | barrier
     all         law of motion, clumps and walls strided over the threads                 | barrier
-    lane 0      close the ledger, write the record row, test the pair skin               | barrier
+    lane 0      close the ledger, write the history row, test the pair skin               | barrier
     all         search body pairs on the device if the skin is exceeded                  | barriers
 
 A thread keeps its contacts' sums in registers while they belong to the same clump (the lists are
@@ -28,7 +28,7 @@ this is a plain per-world loop, which lets the CPU test the block path's logic.
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from . import recording as R
+from . import history_rows as R
 from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
 from .step import (
     begin_step,
@@ -94,7 +94,7 @@ def _end_step(st: ti.template(), wd, s, n, pair_skin,  # in:
 
 
 @ti.func
-def block_step(md: ti.template(), wd, s, n0, dt, record_every, row0, pair_cap, gravity, skin, pair_skin,  # in:
+def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin,  # in:
                sleep_speed, sleep_steps, implicit: ti.template(), lane, bd: ti.template(),
                scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n0 + s of world wd by thread `lane` of its block: the stages in order, separated by barriers (module
@@ -107,8 +107,8 @@ def block_step(md: ti.template(), wd, s, n0, dt, record_every, row0, pair_cap, g
     n = n0 + s
     cost = 16 + 2 * (wd.n_clump + wd.n_wall) + wd.n_slot
     t = ti.cast(n, float) * dt
-    observed = n % record_every == 0
-    row = row0 + n // record_every
+    observed = n % history_every == 0
+    row = row0 + n // history_every
     clump_col, wall_col, slot_col = record_columns(wd)
     if lane == 0:
         begin_step(wd, skin, st, ct)
@@ -136,7 +136,7 @@ def block_step(md: ti.template(), wd, s, n0, dt, record_every, row0, pair_cap, g
 
 
 @ti.func
-def block_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_cap, max_steps,  # in:
+def block_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_cap, max_steps,  # in:
                       implicit: ti.template(), lane, bd: ti.template(), budget: ti.template(),
                       scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w by thread `lane` of the world's block (module docstring).
@@ -154,7 +154,7 @@ def block_world_steps(md: ti.template(), w, dt, record_every, rec_rows, pair_cap
     for s in range(max_steps):
         block_sync(bd)
         if s < target and ct.counts[w, LY.CT_OVERFLOW] == 0:  # the same for every thread of the block
-            cost = block_step(md, wd, s, n0, dt, record_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed,
+            cost = block_step(md, wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed,
                               sleep_steps, implicit, lane, bd, scan, st, ct, dg)
             if ti.static(budget):
                 # a step like this one, or one with a rebuild and a pair search, must still fit

@@ -18,8 +18,8 @@ from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from . import contact_response as CR
 from . import contact_sums as CS
+from . import history_rows as R
 from . import ledger as L
-from . import recording as R
 from .contact_geometry import load_body, load_plane, motion_on_wall, plane_distance, sphere_centre, sphere_plane
 from .contact_response import respond
 
@@ -90,12 +90,12 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
     """Wall stage: candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump
     and wall repeat and the sums kept in registers while the clump repeats (each clump's force is written once
     per run: candidates come in clump order). A sleeping body's contacts are evaluated on observed steps only;
-    there each touching contact goes to the record stage (recording.wall_contact_record). Returns the contacts'
-    ``recording.ContactSums`` for the ledger (recording.add_contact_energy).
+    there each touching contact goes to the history stage (history_rows.wall_contact_record). Returns the contacts'
+    ``history_rows.ContactSums`` for the ledger (history_rows.add_contact_energy).
 
     In/out — in md: sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param; in k0, k1: the
-    candidates k0 ≤ k < k1 of the world's list; in observed: a record step: the contacts of sleeping bodies too, and
-    each touching one to the record stage; out st: wrench, damp += (reads pos, rot, vel, omega, monitor,
+    candidates k0 ≤ k < k1 of the world's list; in observed: an observed step: the contacts of sleeping bodies too, and
+    each touching one to the history stage; out st: wrench, damp += (reads pos, rot, vel, omega, monitor,
     wall_state); monitor: the stiffness sums on observed steps; out ct: hist (reads cand); out dg: slots on observed
     steps (reads the ledger's interface stiffness sums).
     """
@@ -138,7 +138,7 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
                 ct.hist[h] = r.hist
             if g.touching == 1:
                 run, sums = CS.add_contact(run, sums, g, r, implicit)
-                if observed:  # the record stage
+                if observed:  # the history stage
                     R.wall_contact_record(md, wd, i, c, w, g, r, shared, st, dg)
     if cur_c >= 0:
         _flush(cur_c, run, implicit, shared, st)
@@ -146,7 +146,7 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
     return sums
 
 
-# scalar atomic adds of one clump's flush, and of a record step's diagnostics of one contact (3 probe slots of
+# scalar atomic adds of one clump's flush, and of an observed step's diagnostics of one contact (3 probe slots of
 # 8 entries and the monitor's 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
 FLUSH_SCALARS = 3 + 3 + DAMP_WIDTH
 RECORD_SCALARS = 4 * 8

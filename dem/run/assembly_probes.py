@@ -12,7 +12,7 @@ import numpy as np
 from ..model.model import matrix_to_quat
 from ..output import columns as K
 from ..output.columns import Column
-from ..physics.recording import C_POS, C_QUAT
+from ..physics.history_rows import C_POS, C_QUAT
 from .bodies import relative_rotation
 from .probes import AngularVelocity, BodyMotion, Interface, RockingAngle, quat_rotate
 

@@ -3,7 +3,7 @@ dislocation (summary.json's ``bodies``). This is the one place a run decides tha
 summary.json's ``response``, a batch's worlds.csv, the ``overturn`` event and ``--stop-on overturn`` all take it
 from here (issue 32), for every body of every scene, whatever the scene declares.
 
-Every body of the model gets a row (the poses come from the record rows, not from the scene's probes),
+Every body of the model gets a row (the poses come from the history rows, not from the scene's probes),
 measured from its pose at the start of the run (t = 0, the model's):
 
 - ``peak_rotation_rad`` [rad], ``peak_rotation_time_s`` [s]: the largest angle of its rotation from its
@@ -21,14 +21,14 @@ measured from its pose at the start of the run (t = 0, the model's):
   (``info['rocking_bodies']``, dem.scenes.tools.rocking_body) and for the blocks of an assembly that rocks as
   one (``info['assembly']``, dem.run.assembly_response: a column's drums): α is then the scene's
   ``info['alpha_rad']`` ("scene alpha_rad");
-- ``fell`` (true/false), ``fell_time_s`` [s], ``fell_by``: **the body fell** at the first record where
+- ``fell`` (true/false), ``fell_time_s`` [s], ``fell_by``: **the body fell** at the first history row where
   (a) its tilt reached θ_ov (``fell_by`` "tilt"), or
   (b) its centre of mass came lower, on the ground, than where it first rested by more than ``drop_limit_m``,
   half the body's smallest extent (``fell_by`` "drop": it came off what carried it); where it first rested is
-  its height at the first record where it touches something (t = 0 for a body that starts on its support; a
+  its height at the first history row where it touches something (t = 0 for a body that starts on its support; a
   body dropped from a height is measured from where it lands).
   ``fell_time_s`` is the body's one time of collapse; a run reports no other;
-- ``max_slip_m`` [m]: the largest horizontal slip of the body over the ground before it fell: at each record,
+- ``max_slip_m`` [m]: the largest horizontal slip of the body over the ground before it fell: at each history row,
   the least, among its footprint spheres (its lowest spheres at t = 0, up to 16 of them on the footprint's
   outline, where any pivot lies), of the horizontal displacement of the sphere's centre since t = 0, less the
   ground's and less rolling on the sphere (r φ × ẑ, φ the body's rotation vector since t = 0): a body that
@@ -45,7 +45,7 @@ measured from its pose at the start of the run (t = 0, the model's):
   θ has its centre moved by about h_G sin θ without any slip);
 - ``residual_rotation_rad`` and ``residual_rotation_vector_rad`` [rad, world x y z]: its rotation from the
   start at the end of the run (the rotation vector: axis × angle, angle in [0, π]);
-- ``past_tipping_at_end``: at the last record its tilt exceeds α and grows (a body still falling when the run
+- ``past_tipping_at_end``: at the last history row its tilt exceeds α and grows (a body still falling when the run
   ended: it did not fall by then, but would have without a base acceleration to bring it back).
 
 The ground for slip and uplift is the whole table, not what the body stands on: a statue on a rocking plinth
@@ -64,7 +64,7 @@ import numpy as np
 from ..model.clump import Box
 from ..model.model import matrix_to_quat
 from ..model.solids import Composite, Frustum, Prism
-from ..physics.recording import C_KT, C_POS, C_QUAT, CLUMP_WIDTH
+from ..physics.history_rows import C_KT, C_POS, C_QUAT, CLUMP_WIDTH
 from .probes import RockingAngle
 from .response import default_overturn_angle
 
@@ -202,7 +202,7 @@ def ground_wall(model) -> int | None:
 
 
 class BodyTracker:
-    """Follows every body of one world through its record rows (:meth:`update`) and gives its row of
+    """Follows every body of one world through its history rows (:meth:`update`) and gives its row of
     summary.json's ``bodies`` (:meth:`summary`); :meth:`falls` gives the falls a chunk of rows holds before they
     are taken (the run's ``overturn`` events and its stop on them). Its state goes into a checkpoint
     (:meth:`arrays`, :meth:`set_arrays`), so that a resumed run goes on with its peaks."""
@@ -233,7 +233,7 @@ class BodyTracker:
         self._cache = None
 
     def measure(self, rows: np.ndarray) -> dict:
-        """Per record row and body: the tilt [rad], the rotation angle [rad], the ground's displacement [m], and
+        """Per history row and body: the tilt [rad], the rotation angle [rad], the ground's displacement [m], and
         whether the body is past its overturning angle or has dropped (module docstring); kept for the rows'
         prefixes (a chunk cut at a stop is measured once)."""
         t0 = float(rows[0, 0]) if len(rows) else 0.0
@@ -283,7 +283,7 @@ class BodyTracker:
         return by_tilt, by_drop
 
     def falls(self, rows: np.ndarray) -> list[tuple[int, dict]]:
-        """The falls that `rows` (the next record rows, in time order) hold, as (row index, ``overturn`` event)
+        """The falls that `rows` (the next history rows, in time order) hold, as (row index, ``overturn`` event)
         in row order, without taking the rows (:meth:`update` does)."""
         if len(rows) == 0 or self.model.clump_count == 0:
             return []
@@ -304,7 +304,7 @@ class BodyTracker:
         return sorted(out, key=lambda e: e[0])
 
     def update(self, rows: np.ndarray) -> None:
-        """Take a chunk of record rows (those the history keeps), in time order."""
+        """Take a chunk of history rows (those the history keeps), in time order."""
         n, c = len(rows), self.model.clump_count
         if n == 0 or c == 0:
             return

@@ -10,7 +10,7 @@ What a checkpoint holds:
 - the run driver's state: the history so far (float64), the energy-balance tracker, the round-off bound,
   the events found, the quiescence (fast-forward) state, the frame times, the wall time spent;
 - what it belongs to: a hash of the model (its host arrays and parameters, :func:`model_hash`), the code
-  version (:func:`code_version`), the scene's file and parameters, the run's settings (Δt, record
+  version (:func:`code_version`), the scene's file and parameters, the run's settings (Δt, history
   interval, damping, sleep, backend, precision). The base motion is a function of time, so the step
   count fixes where it is.
 
@@ -36,6 +36,9 @@ from ..version import __version__
 
 CHECKPOINT_NAME = "checkpoint.npz"
 FORMAT = 1
+# The steps between history rows: the run settings' "history_every" and the Simulation's own
+# "sim.history_every"; checkpoints written before that rename have "record_every" (still read).
+OLD_EVERY, NEW_EVERY = "sim.record_every", "sim.history_every"
 
 
 class CheckpointMismatch(ValueError):
@@ -112,9 +115,13 @@ class Checkpoint:
         return float(self.meta["progress"]["time"])
 
     def sim_saved(self) -> dict:
-        """What :func:`scatter` takes: the 'sim.*' arrays and the plain values."""
+        """What :func:`scatter` takes: the 'sim.*' arrays and the plain values (a checkpoint written before the
+        rename saved the Simulation's ``record_every``: it is read as ``history_every``)."""
         out = {k[len("sim:"):]: v for k, v in self.arrays.items() if k.startswith("sim:")}
-        return out | self.meta["sim_plain"]
+        out |= self.meta["sim_plain"]
+        if OLD_EVERY in out:
+            out.setdefault(NEW_EVERY, out.pop(OLD_EVERY))
+        return out
 
 
 def save(path: Path | str, meta: dict, sim_saved: dict, arrays: dict[str, np.ndarray]) -> None:
@@ -155,7 +162,13 @@ def run_arrays(ckpt: Checkpoint) -> dict[str, np.ndarray]:
     return {k[len("run:"):]: v for k, v in ckpt.arrays.items() if k.startswith("run:")}
 
 
-def check_matches(ckpt: Checkpoint, model, *, dt: float, record_every: int, precision: str,
+def saved_history_every(run: dict) -> int:
+    """Steps between history rows of a checkpoint's run settings (``meta["run"]``): ``history_every``, or
+    ``record_every`` in a checkpoint written before the rename."""
+    return int(run["history_every"] if "history_every" in run else run["record_every"])
+
+
+def check_matches(ckpt: Checkpoint, model, *, dt: float, history_every: int, precision: str,
                   world: int | None = None) -> None:
     """Refuse (CheckpointMismatch, with the reason) a checkpoint written by other code, for another model,
     or with other settings. ``world``: the model is that world of a batch's checkpoint."""
@@ -172,7 +185,8 @@ def check_matches(ckpt: Checkpoint, model, *, dt: float, record_every: int, prec
         raise CheckpointMismatch(f"--resume: {where} belongs to {what} (model hash {saved}, "
                                  f"this scene builds {mh}): the scene file or its parameters changed")
     run = m["run"]
-    for key, now in (("dt", dt), ("record_every", record_every), ("precision", precision)):
-        if run.get(key) != now:
-            raise CheckpointMismatch(f"--resume: {where} was written with {key} = {run.get(key)}, this run has "
+    was = {"dt": run.get("dt"), "history_every": saved_history_every(run), "precision": run.get("precision")}
+    for key, now in (("dt", dt), ("history_every", history_every), ("precision", precision)):
+        if was[key] != now:
+            raise CheckpointMismatch(f"--resume: {where} was written with {key} = {was[key]}, this run has "
                                      f"{key} = {now}")

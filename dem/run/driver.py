@@ -11,8 +11,8 @@ output folder (created, writable, locked against a second run, room on its disk;
 and temporary files left by a killed run are removed.
 
 While stepping, after each chunk of steps (≈ 0.25 s of wall time):
-- each world's record rows are checked for instability (dem.run.instability) and events (dem.run.events); a world
-  stops at its first offending record, and its history ends there;
+- each world's history rows are checked for instability (dem.run.instability) and events (dem.run.events); a world
+  stops at its first offending history row, and its history ends there;
 - the history file (history.parquet, or history.csv: ``table_format``, dem.output.history) is rewritten at
   least every HISTORY_FLUSH_SECONDS of wall time (longer for a large batch, so that writing stays a small
   share of the run);
@@ -49,12 +49,20 @@ from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
 from ..output.history import History, history_name, load_writer, remove_tables
 from ..output.plots import PlotJobs
+from ..physics.history_rows import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, HistoryRowLayout
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
-from ..physics.recording import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, RecordLayout
-from ..physics.simulation import MAX_RECORD_ROWS, Simulation
+from ..physics.simulation import MAX_HISTORY_ROWS, Simulation
 from ..scenes.scene import Scene
 from .bodies import BodyTracker
-from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_matches, code_version, model_hash, run_arrays
+from .checkpoint import (
+    CHECKPOINT_NAME,
+    Checkpoint,
+    check_matches,
+    code_version,
+    model_hash,
+    run_arrays,
+    saved_history_every,
+)
 from .checkpoint import save as save_checkpoint
 from .events import EventDetector, EventSpec
 from .instability import ENERGY_WARNING, RoundoffBound, diagnose
@@ -71,10 +79,10 @@ CHUNK_SECONDS = 0.25  # wall time a chunk of steps aims at: how soon a signal or
 HOST_SHARE = 0.05  # most share of a chunk's wall time that the host's checks of its rows may take: with many
 #                    worlds a chunk is made longer than CHUNK_SECONDS (16 coarse Peña worlds: ~0.8 s), so that
 #                    stepping keeps ≥ 95 % of the time
-# device record buffer on the serial (CPU) path [bytes]: every launch copies the whole buffer to the host (at
+# device history buffer on the serial (CPU) path [bytes]: every launch copies the whole buffer to the host (at
 # ~0.7 GB/s here), so it holds about one chunk's rows, not the Simulation's default of up to 2,048 rows a world
 # (54 MB for 16 coarse Peña worlds: 0.1 s a launch, which had taken a third of a batch's wall time)
-RECORD_FETCH_BYTES = 4 * 2**20
+HISTORY_FETCH_BYTES = 4 * 2**20
 WRITE_SHARE = 0.1  # most share of the wall time that periodic history writes may take (large batches)
 
 
@@ -128,7 +136,7 @@ def choose_timestep(scene: Scene, dt, *, force: bool = False, implicit_damping: 
 
 
 def _decode(rows: np.ndarray, view, scene: Scene, ctx: ProbeContext) -> dict[str, np.ndarray]:
-    """History columns of a world's record rows (``view``: Simulation.world_view)."""
+    """History columns of a world's history rows (``view``: Simulation.world_view)."""
     lay, model = view.layout, scene.model
     cols = {"t": rows[:, 0]}
     for p in scene.probes:
@@ -198,7 +206,7 @@ class _WorldRun:
         self.ctx = ProbeContext(scene.model, view.layout)
         self.profile_probes = [p for p in scene.probes if isinstance(p, ForceProfile)]
         self.balance = BalanceTracker(initial_kinetic_energy(scene.model), energy_floor(scene.model))
-        self.bound = RoundoffBound(scene.model, view.layout, precision, view.record_every)
+        self.bound = RoundoffBound(scene.model, view.layout, precision, view.history_every)
         self.bodies = BodyTracker(scene.model, view.layout, scene.info, scene.probes)
         self.detector = EventDetector(self.spec, scene.model, view.layout, bodies=self.bodies)
         self.hist = History()
@@ -301,7 +309,7 @@ class Run:
         if resume is not None:
             run = resume.meta["run"]
             dt, implicit_damping, sleep = run["dt"], run["implicit_damping"], run["sleep"]
-            history_dt = run["record_every"] * run["dt"]
+            history_dt = saved_history_every(run) * run["dt"]
             t_end = run["t_end_requested"] if t_end is None else t_end
         t_end = positive_seconds("t_end", _common(scenes, "t_end", t_end))
         history_dt = positive_seconds("history_dt", _common(scenes, "history_dt", history_dt))
@@ -311,7 +319,7 @@ class Run:
         self.dt = min(d for d, _e in chosen)  # 'auto': the smallest world's
         check_times(t_end, self.dt, history_dt)
         self.t_end, self.history_dt = t_end, history_dt
-        self.record_every = max(1, int(round(history_dt / self.dt)))  # steps between history rows
+        self.history_every = max(1, int(round(history_dt / self.dt)))  # steps between history rows
         self.implicit_damping, self.sleep = bool(implicit_damping), bool(sleep)
         self.n_total = int(math.ceil(t_end / self.dt - 1e-9))
         if resume is not None:
@@ -333,7 +341,7 @@ class Run:
             self.worlds.append(_WorldRun(k, scene, out, spec, chosen[k][1], _support_notes(scene.model), writers[k]))
         if resume is not None:
             for w in self.worlds:
-                check_matches(resume, w.scene.model, dt=self.dt, record_every=self.record_every,
+                check_matches(resume, w.scene.model, dt=self.dt, history_every=self.history_every,
                               precision=runtime.precision(), world=w.index if self.batch else None)
         self.stop_on = stop_on
         self.checkpoint_every = checkpoint_every
@@ -345,8 +353,8 @@ class Run:
         self.ckpt_steps = max(1, int(round(checkpoint_every / self.dt))) if checkpoint_every else None
         self.frame_every = None
         if any(w is not None for w in writers):
-            # frames fall on record steps, so each frame has its row in the history
-            every = self.record_every
+            # frames fall on observed steps, so each frame has its row in the history
+            every = self.history_every
             self.frame_every = every * max(1, int(round((frame_dt or history_dt) / (self.dt * every))))
         self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
         self.lock = None
@@ -380,9 +388,9 @@ class Run:
 
     def _setup(self):
         models = [w.scene.model for w in self.worlds]
-        self.sim = sim = Simulation(models if self.batch else models[0], dt=self.dt, record_every=self.record_every,
+        self.sim = sim = Simulation(models if self.batch else models[0], dt=self.dt, history_every=self.history_every,
                                     implicit_damping=self.implicit_damping, sleep=self.sleep, parallel=self.parallel,
-                                    capacity=_record_capacity(models, self.parallel))
+                                    capacity=_history_capacity(models, self.parallel))
         for w in self.worlds:
             w.setup(sim, runtime.precision())
         self.wall_before = 0.0  # wall time of earlier sessions (resumed runs) [s]
@@ -406,7 +414,7 @@ class Run:
 
     def _check_disk_room(self) -> None:
         """Refuse to start when the output folder's disk cannot hold what the run will write."""
-        records = self.n_total // self.record_every + 1
+        records = self.n_total // self.history_every + 1
         frames = self.n_total // self.frame_every + 1 if self.frame_every else 0
         spheres = sum(w.scene.model.ball_count if getattr(w.frame_writer, "all_spheres", False)
                       else w.scene.model.hull_count for w in self.worlds if w.frame_writer is not None)
@@ -584,7 +592,7 @@ class Run:
         meta = {"code_version": code_version(), "model_hash": first.model_hash,
                 "model_hashes": [w.model_hash for w in self.worlds],
                 "scene": scene_meta[0], "worlds": scene_meta if self.batch else None,
-                "run": {"dt": self.dt, "record_every": self.record_every, "implicit_damping": self.implicit_damping,
+                "run": {"dt": self.dt, "history_every": self.history_every, "implicit_damping": self.implicit_damping,
                         "sleep": self.sleep, "arch": runtime.arch(), "precision": runtime.precision(),
                         "t_end_requested": self.t_end, "frame_every": self.frame_every,
                         "frame_dt": self.frame_every * self.dt if self.frame_every else None,
@@ -629,7 +637,7 @@ class Run:
             "scene": scene.name, "status": status, "diagnosis": w.diagnosis, "stopped_by": w.stop_event,
             "interrupted_by": signame, "warnings": warnings,
             "arch": runtime.arch(), "precision": runtime.precision(), "dt": dt, "steps": steps,
-            "t_end": steps * dt, "t_end_requested": self.t_end, "history_dt": sim.record_every * dt,
+            "t_end": steps * dt, "t_end_requested": self.t_end, "history_dt": sim.history_every * dt,
             "history_rows": n, "ball_count": scene.model.ball_count, "hull_ball_count": scene.model.hull_count,
             "clump_count": scene.model.clump_count, "wall_count": scene.model.wall_count,
             "wall_time_s": wall, "startup_s": self.startup, "steps_per_s": steps / wall if wall > 0 else None,
@@ -710,13 +718,13 @@ class Run:
         return results
 
 
-def _record_capacity(models, parallel: bool | None) -> int | None:
-    """Record rows per world of the device buffer: RECORD_FETCH_BYTES in all on the serial CPU path (at least 16
+def _history_capacity(models, parallel: bool | None) -> int | None:
+    """History rows per world of the device buffer: HISTORY_FETCH_BYTES in all on the serial CPU path (at least 16
     rows a world), the Simulation's default on the block path (None)."""
     if parallel or (parallel is None and not runtime.is_serial_backend()):
         return None
-    width = max(RecordLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
-    return max(16, min(MAX_RECORD_ROWS, RECORD_FETCH_BYTES // (8 * width * len(models))))
+    width = max(HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
+    return max(16, min(MAX_HISTORY_ROWS, HISTORY_FETCH_BYTES // (8 * width * len(models))))
 
 
 def _common(scenes: list[Scene], name: str, given):

@@ -1,4 +1,4 @@
-"""Events of a run found in its record rows on the host: a body overturning, a body leaving the domain (a
+"""Events of a run found in its history rows on the host: a body overturning, a body leaving the domain (a
 bounding box the scene declares), and sustained sliding on a base. They go in summary.json with their times,
 and a run can stop on them (``dem run --stop-on overturn``).
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..physics.recording import C_KT, C_OMEGA, C_POS, C_QUAT, C_VEL
+from ..physics.history_rows import C_KT, C_OMEGA, C_POS, C_QUAT, C_VEL
 from .event_kinds import KINDS
 from .probes import cross3
 
@@ -159,7 +159,7 @@ class _Body:
 
 @dataclass
 class EventDetector:
-    """Finds the events of :class:`EventSpec` in record rows, chunk after chunk (see :meth:`update`)."""
+    """Finds the events of :class:`EventSpec` in history rows, chunk after chunk (see :meth:`update`)."""
 
     spec: EventSpec
     model: object
@@ -203,7 +203,7 @@ class EventDetector:
         return True
 
     def update(self, rows: np.ndarray) -> list[tuple[int, dict]]:
-        """Events that begin in `rows` (record rows in time order, after those of earlier calls), each as
+        """Events that begin in `rows` (history rows in time order, after those of earlier calls), each as
         (row index in `rows`, event dict), in row order; they are also appended to :attr:`events`."""
         if not len(rows):
             return []
@@ -246,7 +246,7 @@ class EventDetector:
         spec, st = self.spec, self.state
         speed = self.slip_speed(b, rows)
         slipping = (speed > spec.slide_speed) & (self.layout.clump(rows, b.clump, C_KT, 1)[:, 0] > 0)
-        # slip distance: the speed at each record times the interval since the previous record
+        # slip distance: the speed at each row times the interval since the previous row
         dt = np.diff(t, prepend=st["last_t"].get(name, t[0]))
         st["last_t"][name] = float(t[-1])
         found = []

@@ -1,6 +1,6 @@
-"""Instability checks on the record rows: where a run must stop, and why.
+"""Instability checks on the history rows: where a run must stop, and why.
 
-A run stops at the first record that holds NaN, an overlap above RUNAWAY_OVERLAP of a sphere's radius,
+A run stops at the first history row that holds NaN, an overlap above RUNAWAY_OVERLAP of a sphere's radius,
 an energy balance error above ENERGY_BLOWUP beyond what round-off can explain, or a body turning more
 than MAX_STEP_ROTATION rad in one step. A balance error above ENERGY_WARNING only warns.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..physics.recording import C_FORCE, C_OMEGA, C_POS
+from ..physics.history_rows import C_FORCE, C_OMEGA, C_POS
 
 RUNAWAY_OVERLAP = 0.3  # overlap ÷ radius: Hertz theory is far outside its range well before this
 ENERGY_BLOWUP = 0.25  # relative balance error
@@ -29,11 +29,11 @@ EPSILON = {"f64": float(np.finfo(np.float64).eps), "f32": float(np.finfo(np.floa
 
 class RoundoffBound:
     """Running bound [J] on the energy error that rounding positions to the precision can cause (module
-    notes), evaluated on the record rows (each row stands for the record_every steps before it)."""
+    notes), evaluated on the history rows (each row stands for the history_every steps before it)."""
 
-    def __init__(self, model, layout, precision: str, record_every: int):
+    def __init__(self, model, layout, precision: str, history_every: int):
         self.eps = EPSILON[precision]
-        self.model, self.layout, self.record_every = model, layout, int(record_every)
+        self.model, self.layout, self.history_every = model, layout, int(history_every)
         self.weight = np.asarray(model.mass, float) * float(np.linalg.norm(model.gravity))
         self.radius = np.asarray(model.bound_radius, float)
         self.total = 0.0
@@ -46,7 +46,7 @@ class RoundoffBound:
             x = np.linalg.norm(self.layout.clump(rows, c, C_POS), axis=1)
             per_row += (f + self.weight[c]) * (x + self.radius[c])
         per_row = np.nan_to_num(per_row, nan=0.0, posinf=0.0)
-        bound = self.total + self.eps * self.record_every * np.cumsum(per_row)
+        bound = self.total + self.eps * self.history_every * np.cumsum(per_row)
         if len(bound):
             self.total = float(bound[-1])
         return bound
@@ -54,7 +54,7 @@ class RoundoffBound:
 
 def diagnose(rows: np.ndarray, cols: dict, err: np.ndarray, scale: np.ndarray, bound: np.ndarray,
              sim) -> tuple[int, str] | None:
-    """(row index, diagnosis) of the first unstable record in `rows`, or None. `err`: relative balance
+    """(row index, diagnosis) of the first unstable history row in `rows`, or None. `err`: relative balance
     errors, `scale`: the energy in play [J] they are relative to, `bound`: :class:`RoundoffBound` [J]."""
     found = []
     finite = np.all(np.isfinite(rows[:, : sim.layout.slot_base]), axis=1)

@@ -70,7 +70,7 @@ def small_model():
 def _simulation(entry: str):
     from ..physics.simulation import Simulation
 
-    return Simulation(small_model(), dt=1e-5, record_every=10, parallel=(entry == "blocks"),
+    return Simulation(small_model(), dt=1e-5, history_every=10, parallel=(entry == "blocks"),
                       implicit_damping=(entry != "explicit"))
 
 

@@ -1,7 +1,7 @@
-"""Probes: named quantities computed from the record rows (vectorised, on the host).
+"""Probes: named quantities computed from the history rows (vectorised, on the host).
 
 Each probe's ``evaluate(rows, ctx)`` returns columns for the history. ``ctx`` gives the model and the
-record layout. ``columns(model)`` describes those columns (unit, meaning, family, legend label; see
+history-row layout. ``columns(model)`` describes those columns (unit, meaning, family, legend label; see
 dem.output.columns), for summary.json and the plots. Angles are in degrees where the name says ``_deg``;
 everything else is SI.
 """
@@ -14,19 +14,19 @@ import numpy as np
 
 from ..output import columns as K
 from ..output.columns import Column
-from ..physics.recording import C_FORCE, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, RecordLayout
+from ..physics.history_rows import C_FORCE, C_OMEGA, C_POS, C_QUAT, C_TORQUE, C_VEL, HistoryRowLayout
 
 
 @dataclass
 class ProbeContext:
     model: object
-    layout: RecordLayout
+    layout: HistoryRowLayout
 
 
 def cross3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a × b over the last axis (length 3), broadcast as arithmetic broadcasts: the numbers of np.cross (the same
     products and differences in the same order, so the same bits) without its generic set-up, which took half
-    of the host's time checking a chunk of record rows."""
+    of the host's time checking a chunk of history rows."""
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     return np.stack((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
@@ -312,7 +312,7 @@ class Interface:
 @dataclass
 class WallMotionProbe:
     """A wall's velocity and displacement along a direction [m/s, m], and its acceleration [m/s²]
-    (the derivative of the prescribed velocity at the record times)."""
+    (the derivative of the prescribed velocity at the rows' times)."""
 
     prefix: str
     wall: int

@@ -69,7 +69,7 @@ def dem_response(history: dict, info: dict, overturn_angle: float, energy_error:
     alpha = float(info["alpha_rad"])
     bodies = info["rocking_bodies"]
     thetas = [np.radians(np.asarray(history[b["theta_deg"]], float)) for b in bodies]
-    # overturning: the first record where some body's |θ| ≥ θ_ov (NaN counts: a body gone numerically)
+    # overturning: the first history row where some body's |θ| ≥ θ_ov (NaN counts: a body gone numerically)
     first = t.size
     for th in thetas:
         hit = np.flatnonzero(~(np.abs(th) < overturn_angle))

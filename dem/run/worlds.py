@@ -147,7 +147,7 @@ def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions 
     with ``options.out_dir``, write one folder per world (the files of ``dem run``) and ``worlds.csv`` (one row per
     world: its parameters, status, peak |θ|/α, overturning, residual tilt, slip, uplift, energy error).
 
-    The worlds share Δt, the record interval and the duration (their scenes' own, which must agree, or the
+    The worlds share Δt, the history interval and the duration (their scenes' own, which must agree, or the
     ones given). Returns the list of dem.run.RunResult, one per world; a world's ``summary["status"]`` says
     how it ended (``ok``, ``stopped``, ``unstable``). ``options`` and ``settings``: the run's settings, as for
     :func:`dem.run_scene` (:class:`~dem.run.options.RunOptions`, or its fields as keywords); ``frame_dt`` is
@@ -225,9 +225,9 @@ def write_world_table(path: Path, worlds: WorldBatch, results) -> None:
 def estimate_device_bytes(models, *, precision: str = "f64", record_rows: int = 2048) -> int:
     """Device memory [bytes] a batch of these models needs: the concatenated model arrays, the state, the
     wall-candidate and wall-history arrays (one slot per hull sphere and wall), an initial body-pair region
-    and the record buffer (dem.device.model_arrays, dem.device.state, dem.device.contacts, dem.physics.simulation)."""
-    from ..physics.recording import RecordLayout
-    from ..physics.simulation import MAX_RECORD_ROWS, RECORD_BUFFER_BYTES
+    and the history buffer (dem.device.model_arrays, dem.device.state, dem.device.contacts, dem.physics.simulation)."""
+    from ..physics.history_rows import HistoryRowLayout
+    from ..physics.simulation import HISTORY_BUFFER_BYTES, MAX_HISTORY_ROWS
 
     r = 8 if precision == "f64" else 4
     total = 0
@@ -240,8 +240,8 @@ def estimate_device_bytes(models, *, precision: str = "f64", record_rows: int = 
         total += nh * nw * (8 + 4 * r)  # wall candidates and their history
         if nc > 1:
             total += 2 * 1024 * (16 + 4 * r)  # the first body-pair region (grows with the run)
-        width = max(width, RecordLayout(m.clump_count, m.wall_count, m.slot_count).width)
-    rows = max(16, min(MAX_RECORD_ROWS, RECORD_BUFFER_BYTES // (8 * width * max(len(models), 1))))
+        width = max(width, HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width)
+    rows = max(16, min(MAX_HISTORY_ROWS, HISTORY_BUFFER_BYTES // (8 * width * max(len(models), 1))))
     return int(total + len(models) * rows * width * r)
 
 

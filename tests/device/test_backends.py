@@ -20,7 +20,7 @@ dem.init(sys.argv[1])
 from tests.builders import colliding_boxes, tilted_stack
 models = ([tilted_stack(dem), colliding_boxes(dem), colliding_boxes(dem, damping_mass="shared")]
           if sys.argv[5] == "batch" else tilted_stack(dem))
-sim = dem.Simulation(models, dt=1e-5, record_every=1, parallel=sys.argv[3] == "parallel")
+sim = dem.Simulation(models, dt=1e-5, history_every=1, parallel=sys.argv[3] == "parallel")
 rows = sim.advance(int(sys.argv[4]))
 np.savez(sys.argv[2], *(rows if isinstance(rows, list) else [rows]))
 """
@@ -57,9 +57,9 @@ def _counting_columns(model):
     """Columns that count contacts or sum their stiffness: they differ between backends when a contact sits
     exactly at zero overlap (the blocks start just touching) and one backend's f64 rounding (fused
     multiply-adds, sqrt) counts it while the other does not. Its force is zero to first order."""
-    from dem.physics.recording import C_CT, C_KR, C_KT, CLUMP_WIDTH, G_NC, SLOT_WIDTH, RecordLayout
+    from dem.physics.history_rows import C_CT, C_KR, C_KT, CLUMP_WIDTH, G_NC, SLOT_WIDTH, HistoryRowLayout
 
-    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    lay = HistoryRowLayout(model.clump_count, model.wall_count, model.slot_count)
     cols = [G_NC]
     for c in range(model.clump_count):
         cols += [lay.clump_base + CLUMP_WIDTH * c + k for k in (C_KT, C_KR, C_CT)]
@@ -80,9 +80,9 @@ def test_parallel_path_with_contacts_matches_serial_on_cpu(ti_cpu):
     rows = {}
     for parallel in (False, True):
         model = tilted_stack(ti_cpu)
-        sim = ti_cpu.Simulation(model, dt=1e-5, record_every=1, parallel=parallel)
+        sim = ti_cpu.Simulation(model, dt=1e-5, history_every=1, parallel=parallel)
         rows[parallel] = sim.advance(300)
-    from dem.physics.recording import G_NC
+    from dem.physics.history_rows import G_NC
 
     assert rows[False][-1, G_NC] > 0  # contacts were active
     assert _compare(rows[False], rows[True]) < AGREEMENT
@@ -98,7 +98,7 @@ def test_vulkan_matches_cpu(tmp_path, vulkan_available):
     assert proc_c.returncode == 0, proc_c.stderr[-2000:]
     v, c = _load(out_v), _load(out_c)
     import dem
-    from dem.physics.recording import G_NC
+    from dem.physics.history_rows import G_NC
     from tests.builders import colliding_boxes, tilted_stack
 
     dem.init("cpu")
@@ -106,10 +106,10 @@ def test_vulkan_matches_cpu(tmp_path, vulkan_available):
     # the third world is the second with the shared dashpot mass (its interface stiffness sums are added with
     # atomics on the block path): the boxes meet on ~50 contacts, so sharing the mass damps the impact far
     # less (β instead of ≈ β√50) and they separate faster
-    from dem.physics.recording import C_VEL, RecordLayout
+    from dem.physics.history_rows import C_VEL, HistoryRowLayout
 
     boxes = colliding_boxes(dem)
-    lay = RecordLayout(boxes.clump_count, boxes.wall_count, boxes.slot_count)
+    lay = HistoryRowLayout(boxes.clump_count, boxes.wall_count, boxes.slot_count)
     speed = [abs(lay.clump(c[k], 0, C_VEL)[-1, 0]) for k in (1, 2)]
     assert speed[1] > speed[0] * 1.05, speed
     models = (tilted_stack(dem), boxes, colliding_boxes(dem, damping_mass="shared"))

@@ -26,13 +26,13 @@ def test_batch_after_single_run_compiles_no_new_step_kernel(ti_cpu):
     from dem.run import precompile
 
     model = precompile.small_model()
-    single = dem.Simulation(model, dt=1e-5, record_every=10)
+    single = dem.Simulation(model, dt=1e-5, history_every=10)
     single.advance(20)
     before = _specialisations(solver.advance_serial)
     assert before >= 1
-    batch = dem.Simulation([model, model, model], dt=1e-5, record_every=10)
+    batch = dem.Simulation([model, model, model], dt=1e-5, history_every=10)
     rows = batch.advance(20)
-    assert len(rows) == 3 and all(len(r) == 2 for r in rows)  # the batch did step, 2 record rows per world
+    assert len(rows) == 3 and all(len(r) == 2 for r in rows)  # the batch did step, 2 history rows per world
     assert _specialisations(solver.advance_serial) == before  # zero new step kernels
     assert batch.kernel_variant() == single.kernel_variant() == "x64-f64-serial-implicit"
 

@@ -18,7 +18,7 @@ dem.init(sys.argv[1])
 from tests.builders import colliding_boxes, tilted_stack
 models = [tilted_stack(dem, shear_unloading=u) for u in ("incremental", "rescale")] + \\
     [colliding_boxes(dem, sideways=0.5, shear_unloading=u) for u in ("incremental", "rescale")]
-sim = dem.Simulation(models, dt=1e-5, record_every=10, parallel=sys.argv[3] == "parallel")
+sim = dem.Simulation(models, dt=1e-5, history_every=10, parallel=sys.argv[3] == "parallel")
 np.savez(sys.argv[2], *sim.advance(600))
 """
 LEDGER = ("E_body", "E_kinetic", "E_strain", "E_damping", "E_friction", "E_shear_stiffness")
@@ -31,7 +31,7 @@ backend's sums and not the other's (tests/device/test_backends.py: energies agre
 
 
 def _ledger(rows):
-    from dem.physics.recording import GLOBAL_COLUMNS
+    from dem.physics.history_rows import GLOBAL_COLUMNS
 
     return np.column_stack([rows[:, GLOBAL_COLUMNS.index(n)] for n in LEDGER])
 
@@ -57,7 +57,7 @@ def _check(serial, other, agreement):
 def test_block_path_books_the_spring_terms_as_the_serial_path(ti_cpu):
     runs = {}
     for parallel in (False, True):
-        sim = ti_cpu.Simulation(_worlds(ti_cpu), dt=1e-5, record_every=10, parallel=parallel)
+        sim = ti_cpu.Simulation(_worlds(ti_cpu), dt=1e-5, history_every=10, parallel=parallel)
         runs[parallel] = sim.advance(600)
     _check(runs[False], runs[True], AGREEMENT_CPU)
 

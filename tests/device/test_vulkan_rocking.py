@@ -45,6 +45,6 @@ def test_pena_block_on_vulkan_rocks_through_its_first_impact_as_on_the_cpu(tmp_p
     # the run reached the impact: θ crossed zero (the block hit its other edge) and rebounded
     assert th_c[0] > 2.8 and np.min(th_c) < -0.1, (th_c[0], np.min(th_c))
     assert np.max(np.abs(th_v - th_c)) < THETA_TOL_DEG
-    # the first impact (θ's first sign change) at the same record row
+    # the first impact (θ's first sign change) at the same history row
     first = lambda th: int(np.argmax(np.sign(th) != np.sign(th[0])))  # noqa: E731
     assert first(th_v) == first(th_c) and 0.17 < t[first(th_c)] < 0.21

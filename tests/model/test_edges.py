@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dem.model.box_clump import ZONE_BASE, box_clump
-from dem.physics.recording import C_QUAT
+from dem.physics.history_rows import C_QUAT
 from tests.physics.test_block_free_rocking import first_zero, housner_impact_time
 from validation.rocking.pivot import pivot_geometry
 
@@ -146,7 +146,7 @@ def _pier_under_ramp(dem, edges: str, level: float, *, t_ramp=2.0, t_end=4.0, dt
     t = np.arange(0.0, t_end + 0.01, 1e-3)
     speed = -np.where(t < t_ramp, a_max * t**2 / (2 * t_ramp), a_max * (t - t_ramp / 2))  # base accelerates to −x
     b.add_wall((0, 0, 0), (0, 0, 1), material=mat, motion=WallMotion.along((1, 0, 0), speed, 1e-3))
-    sim = dem.Simulation(b.finalize(), dt=dt, record_every=100)
+    sim = dem.Simulation(b.finalize(), dt=dt, history_every=100)
     q = sim.layout.clump(sim.advance(int(round(t_end / dt))), 0, C_QUAT, 4)
     return np.degrees(2.0 * np.arcsin(q[:, 2]))
 

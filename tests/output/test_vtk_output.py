@@ -3,7 +3,7 @@ times are the frames' and the history's, and a run stopped at any frame leaves v
 
 Arrays are float64 on both sides, written binary (raw appended, or zlib through meshio), so they must
 come back bit for bit: exact equality, no tolerance. Times: the .pvd holds repr(t), exact; the history holds
-the record times (history.csv, from --csv, '%.10g'), so a frame time is found there to HISTORY_TIME_TOL.
+the rows' times (history.csv, from --csv, '%.10g'), so a frame time is found there to HISTORY_TIME_TOL.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def test_all_spheres_matches_the_engines_snapshot(tmp_path, postproc_run):
     from dem.physics.simulation import Simulation
 
     model = postproc_run.model
-    sim = Simulation(model, dt=1e-4, record_every=10)
+    sim = Simulation(model, dt=1e-4, history_every=10)
     sim.advance(150)  # 15 ms: the falling block has landed, contacts on both clumps' spheres
     hull, full = snapshot(sim), snapshot(sim, all_spheres=True)
     assert len(full.radii) == model.ball_count > len(hull.radii) == model.hull_count

@@ -8,7 +8,7 @@ import pytest
 
 from dem.model.walls import WallMotion
 from dem.physics.contact_law import hertz_impact, hertz_stiffness_factor
-from dem.physics.recording import C_OMEGA, C_POS, C_VEL, G_NC
+from dem.physics.history_rows import C_OMEGA, C_POS, C_VEL, G_NC
 from dem.run.probes import Interface, ProbeContext
 from tests.builders import energies
 
@@ -24,7 +24,7 @@ def _two_spheres(dem, *, beta=0.0, offset=0.0, dt_steps=2000):
                 velocity=(-V, 0, 0))
     h = hertz_stiffness_factor(1e9, 0.3, R)  # R̄ = 2R₁R₂/(R₁+R₂) = R for equal spheres (Itiola & El Shamy 2024, §2.1)
     d_max, t_c = hertz_impact(M / 2, 2 * V, h)  # relative motion: reduced mass, relative speed
-    sim = dem.Simulation(b.finalize(), dt=t_c / dt_steps, record_every=1, sleep=False)
+    sim = dem.Simulation(b.finalize(), dt=t_c / dt_steps, history_every=1, sleep=False)
     return sim, sim.advance(int(2.5 * dt_steps)), d_max, t_c
 
 
@@ -88,7 +88,7 @@ def _stack(dem, *, floor_motion=None, mu_top=0.3):
 
 def test_block_on_block_carries_its_weight_at_the_centre(ti_cpu):
     model, lower, upper = _stack(ti_cpu)
-    sim = ti_cpu.Simulation(model, dt=2e-6, record_every=500, sleep=False)
+    sim = ti_cpu.Simulation(model, dt=2e-6, history_every=500, sleep=False)
     rows = sim.advance(100_000)
     ctx = ProbeContext(model, sim.layout)
     top = Interface("top", model.interface_slot["top"], upper, (0, 0, -0.02), 0.3, 9.81).evaluate(rows[-3:], ctx)
@@ -116,7 +116,7 @@ def test_block_on_block_slides_beyond_mu_g(ti_cpu, accel_g, slides):
     t = np.arange(0.0, 0.4, 1e-4)
     motion = WallMotion.along((1, 0, 0), np.where(t > 0.05, a * (t - 0.05), 0.0), 1e-4)
     model, lower, upper = _stack(ti_cpu, floor_motion=motion)
-    sim = ti_cpu.Simulation(model, dt=2e-6, record_every=250, sleep=False)
+    sim = ti_cpu.Simulation(model, dt=2e-6, history_every=250, sleep=False)
     rows = sim.advance(100_000)  # 0.2 s
     t_r = rows[:, 0]
     x_up = sim.layout.clump(rows, upper, C_POS)[:, 0]
@@ -144,14 +144,14 @@ def test_pair_list_and_history_survive_rebuilds(ti_cpu):
     """Changing the pair skin changes how often the host rebuilds the pair list, not the result: the
     shear history of every pair still in contact is carried over, so the runs agree to the last bit."""
     from dem.model.walls import WallMotion as WM
-    from dem.physics.recording import G_REB
+    from dem.physics.history_rows import G_REB
 
     t = np.arange(0.0, 0.2, 1e-4)
     motion = WM.along((1, 0, 0), np.where(t > 0.02, 0.45 * 9.81 * (t - 0.02), 0.0), 1e-4)
     out = {}
     for skin in (2e-4, 2e-3):
         model, _l, _u = _stack(ti_cpu, floor_motion=motion)
-        sim = ti_cpu.Simulation(model, dt=2e-6, record_every=250, sleep=False, pair_skin=skin)
+        sim = ti_cpu.Simulation(model, dt=2e-6, history_every=250, sleep=False, pair_skin=skin)
         out[skin] = (sim.advance(50_000), sim.pair_rebuilds)
     assert out[2e-4][1] > out[2e-3][1] >= 1
     keep = np.arange(out[2e-4][0].shape[1]) != G_REB

@@ -15,7 +15,7 @@ from scipy.optimize import curve_fit
 
 from dem.cli.main import main
 from dem.physics.contact_law import contact_masses, dashpot_coefficients, interface_damping_ratio
-from dem.physics.recording import C_POS
+from dem.physics.history_rows import C_POS
 from tests.builders import block_on_sphere_bed
 
 BETA = 0.02
@@ -70,7 +70,7 @@ def _vertical_damping_ratio(dem, n: int, damping_mass: str, parallel: bool = Fal
     model, delta0, h_n = block_on_sphere_bed(dem, n=n, beta_n=BETA, beta_s=BETA, velocity=(0.0, 0.0, 1e-4),
                                              fixed="x,y,rx,ry,rz", damping_mass=damping_mass)
     omega = math.sqrt(n * n * 1.5 * h_n * math.sqrt(delta0) / 2.0)  # N k_n / M, linearised at δ0
-    sim = dem.Simulation(model, dt=2 * math.pi / omega / 400, record_every=1, sleep=False,
+    sim = dem.Simulation(model, dt=2 * math.pi / omega / 400, history_every=1, sleep=False,
                          parallel=True if parallel else None)
     rows = sim.advance(6 * 400)
     t, z = rows[:, 0], sim.layout.clump(rows, 0, C_POS)[:, 2]
@@ -128,12 +128,12 @@ def test_shared_mass_face_impact_has_one_contacts_restitution(ti_cpu):
     M damped at β, so the boxes separate with that contact's restitution e(β) (restitution_from_beta_hertz);
     with the body mass each pair has 2β√(M k_i) and the impact is damped as ≈ β√N, nearly critically."""
     from dem.physics.contact_law import restitution_from_beta_hertz
-    from dem.physics.recording import C_VEL, G_NC
+    from dem.physics.history_rows import C_VEL, G_NC
     from tests.builders import colliding_boxes
 
     dem = ti_cpu
     models = [colliding_boxes(dem), colliding_boxes(dem, damping_mass="shared")]
-    sim = dem.Simulation(models, dt=1e-5, record_every=1)
+    sim = dem.Simulation(models, dt=1e-5, history_every=1)
     rows = sim.advance(600)  # they meet after 3 ms at ±1 m/s and separate within 1 ms
     e_body, e_shared = (-sim.layout.clump(r, 0, C_VEL)[-1, 0] / 1.0 for r in rows)
     assert rows[1][:, G_NC].max() > 40  # contacts at the peak of the impact (measured 56)

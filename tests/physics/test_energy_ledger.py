@@ -18,8 +18,8 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from dem.physics.contact_law import hertz_stiffness_factor
+from dem.physics.history_rows import G_NC
 from dem.physics.ledger import residual
-from dem.physics.recording import G_NC
 from tests.builders import energies
 
 NU = 0.28
@@ -292,7 +292,7 @@ def test_two_sphere_oblique_impact_ledger_matches_scipy(ti_cpu):
     b.add_clump(dem.single_sphere(r), material=mat, mass=m, mass_from="spheres", position=(0, 0, 0),
                 velocity=tuple(v_rel0))
     b.add_clump(dem.single_sphere(r), material=mat, mass=m, mass_from="spheres", position=(0, 0, -2 * r))
-    sim = dem.Simulation(b.finalize(), dt=dt, record_every=10, sleep=False)
+    sim = dem.Simulation(b.finalize(), dt=dt, history_every=10, sleep=False)
     n = int(round(1.5 * t_c / dt))
     rows = sim.advance(n)
     assert rows[-1, G_NC] == 0  # separated
@@ -393,7 +393,7 @@ def test_block_sliding_and_rocking_on_a_wall_ledger_matches_scipy(ti_cpu, beta):
     period = 2 * math.pi * math.sqrt(mass / k_bed)  # its bounce on the bed: 13 ms
     dt = period / 5200
     t_end = 0.25  # slides 50 ms (μg = 5.9 m/s²), pitching forward (μ > a/(hb + r) = 0.36), then rocks
-    sim = dem.Simulation(model, dt=dt, record_every=100, sleep=False)
+    sim = dem.Simulation(model, dt=dt, history_every=100, sleep=False)
     rows = sim.advance(int(round(t_end / dt)))
     ref = _block_reference(model, h_n, r, a, hb, delta0, mu, beta, v0, rows[-1, 0], period)
     e = energies(rows)
@@ -432,7 +432,7 @@ def test_balance_error_falls_with_dt(ti_cpu, unloading, beta, damping_mass):
     model = _tilted_block(ti_cpu, unloading=unloading, beta=beta, damping_mass=damping_mass)
     errors = []
     for dt in (4e-6, 2e-6):
-        sim = ti_cpu.Simulation(model, dt=dt, record_every=int(round(1e-4 / dt)), sleep=False)
+        sim = ti_cpu.Simulation(model, dt=dt, history_every=int(round(1e-4 / dt)), sleep=False)
         rows = sim.advance(int(round(0.12 / dt)))  # through the landing impact (at ≈ 0.09 s) and its rebound
         errors.append(_max_balance_error(rows, model))
     # the scheme is second order: halving Δt divides the error by ≈ 4 (measured 4.1–4.2, with W_k 6–13 % of the
@@ -452,7 +452,7 @@ def test_rescale_stiffness_work_is_never_negative(ti_cpu):
     worst = {}
     for unloading in ("incremental", "rescale"):
         model = _tilted_block(ti_cpu, unloading=unloading)
-        sim = ti_cpu.Simulation(model, dt=2e-6, record_every=1, sleep=False)
+        sim = ti_cpu.Simulation(model, dt=2e-6, history_every=1, sleep=False)
         per_step, rows = [], []
         for _ in range(1500):  # from the release through the first load of the landing edge
             frame = snapshot(sim)

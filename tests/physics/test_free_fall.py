@@ -6,7 +6,7 @@ the trajectory of a body whose velocity is v₀ at t = −Δt/2. The only error 
 
 import numpy as np
 
-from dem.physics.recording import C_POS, C_VEL
+from dem.physics.history_rows import C_POS, C_VEL
 
 # Round-off of ~1e4 additions of numbers of order 1 in f64: 1e4 × 2.2e-16 ≈ 2e-12; a relative 1e-11
 # margin still fails on any first-order error (Δt²·n ≈ 1e-2 here).
@@ -18,7 +18,7 @@ def _falling(dem, parallel):
     b.add_clump(dem.single_sphere(0.01), material=dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5),
                 mass=1.0, mass_from="spheres", position=(0.1, 0.2, 3.0), velocity=(1.0, 0.5, 2.0),
                 angular_velocity=(0.0, 0.0, 0.0))
-    return dem.Simulation(b.finalize(), dt=1e-3, record_every=1, parallel=parallel)
+    return dem.Simulation(b.finalize(), dt=1e-3, history_every=1, parallel=parallel)
 
 
 def test_free_fall_exact(ti_cpu):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from dem.physics.contact_law import hertz_impact, hertz_stiffness_factor, restitution_from_beta_hertz
-from dem.physics.recording import C_POS, C_VEL, G_NC
+from dem.physics.history_rows import C_POS, C_VEL, G_NC
 from tests.builders import energies, sphere_on_wall
 
 R, M, V, G_MOD = 0.01, 0.05, 1.0, 1e9
@@ -17,7 +17,7 @@ DT = T_C / 2000  # 2000 steps per contact: (ωΔt)² ≈ 1e-5
 def _bounce(dem, beta=0.0, *, implicit=True, dt=DT):
     mat = dem.Material.hertz(shear_modulus=G_MOD, poisson=0.3, friction=0.5, damping_normal=beta)
     model = sphere_on_wall(dem, radius=R, mass=M, height=R + 2e-5, velocity=(0, 0, -V), material=mat)
-    sim = dem.Simulation(model, dt=dt, record_every=1, implicit_damping=implicit, sleep=False)
+    sim = dem.Simulation(model, dt=dt, history_every=1, implicit_damping=implicit, sleep=False)
     rows = sim.advance(int(2.0 * T_C / dt))
     return sim, rows
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from dem.physics.recording import C_POS, C_VEL
+from dem.physics.history_rows import C_POS, C_VEL
 from tests.builders import block_on_floor, energies
 
 MU, G = 0.4, 9.81
@@ -17,7 +17,7 @@ def _on_incline(dem, theta):
     # a squat block (0.2 wide, 0.05 high) does not tip at these angles
     model = block_on_floor(dem, width=0.2, height=0.05, thickness=0.2, r=0.0125, mass=2.0, mu=MU, beta=0.3,
                            gravity=gravity)
-    sim = dem.Simulation(model, dt=2e-6, record_every=250, sleep=False)
+    sim = dem.Simulation(model, dt=2e-6, history_every=250, sleep=False)
     return sim, sim.advance(150_000)  # 0.3 s
 
 

@@ -28,7 +28,7 @@ def _mat(dem, mu=0.5, E=5e9):
 
 def _tilt_y(rows, layout, c):
     """Rotation of clump c about +y from its quaternion (w, x, y, z) [rad] (small rotations about y)."""
-    from dem.physics.recording import C_QUAT
+    from dem.physics.history_rows import C_QUAT
 
     q = layout.clump(rows, c, C_QUAT, 4)
     return 2.0 * np.arctan2(q[:, 2], q[:, 0])
@@ -139,7 +139,7 @@ def test_a_stack_of_arbitrary_widths_stands_level(ti_cpu):
         c = found[(asm.bodies[k - 1], asm.bodies[k])]
         assert len(c) > 40 and np.all(c.shares == 1.0)
         assert np.allclose(c.normals, [0.0, 0.0, -1.0])
-    sim = dem.Simulation(model, dt=_dt(model), record_every=200, sleep=False)
+    sim = dem.Simulation(model, dt=_dt(model), history_every=200, sleep=False)
     rows = sim.advance(int(0.15 / sim.dt))
     for c in asm.bodies:
         assert np.max(np.abs(_tilt_y(rows, sim.layout, c))) < LEVEL
@@ -183,7 +183,7 @@ def test_the_joint_opens_at_the_statics_threshold(ti_cpu, blocks, densities):
     for factor in (0.98, 1.02):
         model, asm = _model(dem, blocks, motion=_held(factor * lam * G, **HOLD), densities=densities, E=E_HOLD)
         models.append(model)
-    sim = dem.Simulation(models, dt=min(_dt(m) for m in models), record_every=500, sleep=False)
+    sim = dem.Simulation(models, dt=min(_dt(m) for m in models), history_every=500, sleep=False)
     rows = sim.advance(int(HOLD["t_end"] / sim.dt))
     low, up = asm.bodies
     for k, factor in enumerate((0.98, 1.02)):
@@ -226,10 +226,10 @@ def _slider(dem, *, on_wall: bool, v0=0.6):
 @pytest.mark.parametrize("on_wall", [True, False], ids=["on-a-wall", "on-a-body"])
 def test_a_block_slides_at_mu_g_over_a_long_slide(ti_cpu, on_wall):
     dem = ti_cpu
-    from dem.physics.recording import C_POS, C_VEL
+    from dem.physics.history_rows import C_POS, C_VEL
 
     model, cube = _slider(dem, on_wall=on_wall)
-    sim = dem.Simulation(model, dt=_dt(model), record_every=100, sleep=False)
+    sim = dem.Simulation(model, dt=_dt(model), history_every=100, sleep=False)
     rows = sim.advance(int(0.25 / sim.dt))
     t = rows[:, 0]
     v = sim.layout.clump(rows, cube, C_VEL)[:, 0]
@@ -267,7 +267,7 @@ TOL_ON_BLOCK = 0.003
 """The first impact on the block against on the wall (relative). On the block as on the wall the rocker's own
 spheres carry the joint at the full stiffness (its face is the smaller: docs/joints.md), pivoting on its edge row;
 what differs is the dashpots' mass (the two bodies' reduced mass against the rocker's on the wall) and the plinth's
-spheres near the pivot that meet the rocker's solid edge once it has turned: measured 0 (the same record row, to the
+spheres near the pivot that meet the rocker's solid edge once it has turned: measured 0 (the same history row, to the
 record interval of 1.6e-4 s); the interval's share twice over, 0.2 %, plus as much for the dashpots' mass."""
 
 
@@ -280,7 +280,7 @@ def test_a_block_rocks_on_a_wider_block_as_on_a_wall(ti_cpu):
     from validation.rocking.closed_form import free_rocking_period, frequency_parameter, slenderness
 
     models = [_rocker(dem, on_block=False)[0], _rocker(dem, on_block=True)[0]]
-    sim = dem.Simulation(models, dt=min(_dt(m) for m in models), record_every=20, sleep=False)
+    sim = dem.Simulation(models, dt=min(_dt(m) for m in models), history_every=20, sleep=False)
     rows = sim.advance(int(0.3 / sim.dt))
     blk = [next(k for k, c in enumerate(m.clumps) if c.name == "block") for m in models]
     t = rows[0][:, 0]
@@ -300,13 +300,13 @@ def test_the_block_path_searches_the_same_entries_on_the_device(ti_cpu):
     must find the entries the host finds, or the runs part."""
     dem = ti_cpu
     from dem.device.layout import CT_N_PAIRS, CT_PAIR_HALF, CT_PAIR_SEARCHES, PAIR_HINT, PAIR_P, PAIR_Q
+    from dem.physics.history_rows import C_VEL
     from dem.physics.pair_search import find_pairs
-    from dem.physics.recording import C_VEL
 
     model, cube = _slider(dem, on_wall=False)
     dt = _dt(model)
-    serial = dem.Simulation(model, dt=dt, record_every=100, sleep=False, parallel=False)
-    blocks = dem.Simulation(model, dt=dt, record_every=100, sleep=False, parallel=True)
+    serial = dem.Simulation(model, dt=dt, history_every=100, sleep=False, parallel=False)
+    blocks = dem.Simulation(model, dt=dt, history_every=100, sleep=False, parallel=True)
     n = int(0.15 / dt)
     rs, rb = serial.advance(n), blocks.advance(n)
     counts = blocks.contacts.counters()[0]
@@ -354,7 +354,7 @@ def test_entries_left_out_at_the_search_would_have_carried_nothing(ti_cpu, monke
     runs = []
     for keep in (False, True):
         seen = _hints_off(monkeypatch, "idle") if keep else {}
-        sim = dem.Simulation(model, dt=_dt(model), record_every=20, sleep=False)
+        sim = dem.Simulation(model, dt=_dt(model), history_every=20, sleep=False)
         runs.append(sim.advance(int(t_end / sim.dt)))
         assert sim.pair_rebuilds > (3 if case == "slides" else 0)
     assert seen["idle"] > 0
@@ -375,14 +375,14 @@ def test_an_entry_over_one_face_is_that_faces_contact(ti_cpu, monkeypatch, case)
     histories as through the whole narrow phase, to round-off, for the sliding cube and the rocking block; most of
     the joint's entries are such."""
     dem = ti_cpu
-    from dem.physics.recording import C_OMEGA, C_POS, C_VEL
+    from dem.physics.history_rows import C_OMEGA, C_POS, C_VEL
 
     model, body = _slider(dem, on_wall=False) if case == "slides" else _rocker(dem, on_block=True)
     t_end = 0.15 if case == "slides" else 0.3
     runs = []
     for faces in (True, False):
         seen = {} if faces else _hints_off(monkeypatch, "faces")
-        sim = dem.Simulation(model, dt=_dt(model), record_every=20, sleep=False)
+        sim = dem.Simulation(model, dt=_dt(model), history_every=20, sleep=False)
         runs.append(sim.advance(int(t_end / sim.dt)))
     assert seen["faces"] > seen["idle"] > 0
     (x, v, w), (x0, v0, w0) = ([sim.layout.clump(r, body, col, 3) for col in (C_POS, C_VEL, C_OMEGA)] for r in runs)

@@ -21,7 +21,7 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import curve_fit
 
 from dem.physics.contact_law import hertz_stiffness_factor
-from dem.physics.recording import C_OMEGA, C_POS, C_VEL, G_NC
+from dem.physics.history_rows import C_OMEGA, C_POS, C_VEL, G_NC
 from tests.builders import block_on_sphere_bed
 
 NU = 0.28  # the Peña granite's ν: κ = 0.837, √κ = 0.915
@@ -49,7 +49,7 @@ def test_tangential_free_vibration_on_a_bed_decays_at_the_rate_beta_s_gives(ti_c
     sigma = count * c_s / (2 * mass)
     omega = math.sqrt(count * k_s / mass - sigma**2)
     dt = 2 * math.pi / omega / 400
-    sim = dem.Simulation(model, dt=dt, record_every=1, sleep=False)
+    sim = dem.Simulation(model, dt=dt, history_every=1, sleep=False)
     rows = sim.advance(int(6 * 400))
     t, x = rows[:, 0], sim.layout.clump(rows, 0, C_POS)[:, 0]
     fit, _ = curve_fit(_damped_sine, t, x - x[0], p0=[v0 / omega, sigma, omega, 0.0, 0.0])
@@ -100,7 +100,7 @@ def test_oblique_impact_tangential_velocity_ratio_matches_the_ode(ti_cpu):
     b.add_wall((0, 0, 0), (0, 0, 1), material=mat)
     h_n = hertz_stiffness_factor(g_mod, NU, r)
     t_c = 2.94 * (1.25 * m * vz**2 / h_n) ** 0.4 / abs(vz)  # undamped Hertz contact time (contact_law.hertz_impact)
-    sim = dem.Simulation(b.finalize(), dt=t_c / 2000, record_every=100, sleep=False)
+    sim = dem.Simulation(b.finalize(), dt=t_c / 2000, history_every=100, sleep=False)
     rows = sim.advance(3 * 2000)
     v = sim.layout.clump(rows, 0, C_VEL)[-1]
     w = sim.layout.clump(rows, 0, C_OMEGA)[-1]

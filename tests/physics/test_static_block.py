@@ -4,7 +4,7 @@ and wake when a wall moves."""
 import numpy as np
 
 from dem.model.walls import WallMotion
-from dem.physics.recording import C_VEL
+from dem.physics.history_rows import C_VEL
 from dem.run.probes import Interface, ProbeContext
 from tests.builders import block_on_floor, energies
 
@@ -13,7 +13,7 @@ MASS, G = 2.0, 9.81
 
 def _settle(dem, **kw):
     model = block_on_floor(dem, mass=MASS, interface=True, **kw)
-    sim = dem.Simulation(model, dt=2e-6, record_every=500, **({"sleep": False} | {}))
+    sim = dem.Simulation(model, dt=2e-6, history_every=500, **({"sleep": False} | {}))
     return model, sim, sim.advance(100_000)  # 0.2 s: the bed's modes (~1 kHz, ζ ≈ β√N ≈ 1) are long gone
 
 
@@ -51,10 +51,10 @@ def test_resting_block_sleeps_and_wakes_when_the_wall_moves(ti_cpu):
     t = np.arange(0.0, 0.6, 1e-3)
     b.add_wall((0, 0, 0), (0, 0, 1), material=mat, motion=WallMotion.along((1, 0, 0), np.where(t > 0.3, 1e-3, 0.0),
                                                                           1e-3))
-    sim = dem.Simulation(b.finalize(), dt=2e-6, record_every=1000)
+    sim = dem.Simulation(b.finalize(), dt=2e-6, history_every=1000)
     rows = sim.advance(140_000)  # 0.28 s
     assert sim.state.monitor.to_numpy()[0, 5] == 1.0  # asleep
-    # asleep, the body is at rest and its contacts still carry its weight on record steps
+    # asleep, the body is at rest and its contacts still carry its weight on observed steps
     assert np.allclose(np.linalg.norm(sim.layout.clump(rows[-3:], 0, 13), axis=1), MASS * 9.81, rtol=1e-6)
     rows = sim.advance(60_000)  # to 0.4 s: the wall has moved for 0.1 s
     assert sim.state.monitor.to_numpy()[0, 5] == 0.0  # awake

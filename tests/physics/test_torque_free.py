@@ -4,7 +4,7 @@ the intermediate principal axis is unstable (it flips: the tennis-racket / Dzhan
 import numpy as np
 
 from dem.model.model import quat_to_matrix
-from dem.physics.recording import C_OMEGA, C_QUAT
+from dem.physics.history_rows import C_OMEGA, C_QUAT
 
 
 def _rotate(q, v):
@@ -20,7 +20,7 @@ def _spin(dem, dt, t_end=10.0):
     mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5)
     b = dem.ModelBuilder(gravity=(0, 0, 0))
     b.add_clump(tpl, material=mat, mass=3.0, angular_velocity=np.array([1e-3, 5.0, 1e-3]))  # spin about y
-    sim = dem.Simulation(b.finalize(), dt=dt, record_every=int(round(2e-3 / dt)))
+    sim = dem.Simulation(b.finalize(), dt=dt, history_every=int(round(2e-3 / dt)))
     rows = sim.advance(int(round(t_end / dt)))
     w = sim.layout.clump(rows, 0, C_OMEGA)
     q = sim.layout.clump(rows, 0, C_QUAT, 4)
@@ -90,7 +90,7 @@ def test_rotation_step_matches_a_numpy_reference(ti_cpu):
     mat = dem.Material.hertz(shear_modulus=1e9, poisson=0.3, friction=0.5)
     b = dem.ModelBuilder(gravity=(0, 0, 0))
     b.add_clump(tpl, material=mat, mass=3.0, angular_velocity=np.array([1e-3, 5.0, 1e-3]))
-    sim = dem.Simulation(b.finalize(), dt=2e-4, record_every=1)
+    sim = dem.Simulation(b.finalize(), dt=2e-4, history_every=1)
     rows = sim.advance(3)
     got = sim.layout.clump(rows, 0, C_OMEGA)
     want = _reference_steps(sim.model.inertia[0], np.array([1e-3, 5.0, 1e-3]), 2e-4, 3)

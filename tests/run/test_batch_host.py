@@ -1,6 +1,6 @@
 """What a batch run does on the host between its launches, kept from slowing it (issue 23, item 5): the record
 buffer copied after each launch holds about one chunk's rows (not 54 MB for 16 coarse Peña worlds), and the
-host's vector arithmetic on the record rows gives the numbers NumPy's generic routines gave, bit for bit."""
+host's vector arithmetic on the history rows gives the numbers NumPy's generic routines gave, bit for bit."""
 
 import numpy as np
 import pytest
@@ -18,10 +18,10 @@ def test_cross3_is_numpys_cross_bit_for_bit(shapes):
 
 
 def test_a_batch_fetches_a_small_record_buffer(ti_cpu):
-    """16 coarse Peña worlds: the device record buffer (copied whole to the host after every launch) is at most
-    RECORD_FETCH_BYTES on the serial path; a Simulation made directly keeps its larger default."""
+    """16 coarse Peña worlds: the device history buffer (copied whole to the host after every launch) is at most
+    HISTORY_FETCH_BYTES on the serial path; a Simulation made directly keeps its larger default."""
     from dem.physics.simulation import Simulation
-    from dem.run.driver import RECORD_FETCH_BYTES, Run
+    from dem.run.driver import HISTORY_FETCH_BYTES, Run
     from dem.run.options import RunOptions
     from dem.run.worlds import build_worlds
 
@@ -30,6 +30,6 @@ def test_a_batch_fetches_a_small_record_buffer(ti_cpu):
     run = Run(worlds.scenes, RunOptions(t_end=0.01, progress=False, plots=False), batch=True)
     run._setup()
     d = run.sim.diag
-    assert d.rows * d.width * 16 * 8 <= RECORD_FETCH_BYTES and d.rows >= 16
-    default = Simulation(worlds.models, dt=1e-5, record_every=10).diag
+    assert d.rows * d.width * 16 * 8 <= HISTORY_FETCH_BYTES and d.rows >= 16
+    default = Simulation(worlds.models, dt=1e-5, history_every=10).diag
     assert default.rows > 4 * d.rows  # what each launch copied before

@@ -1,9 +1,9 @@
 """summary.json's ``bodies`` (dem.run.bodies) against the history of a short coarse run: two slender blocks
 (0.1 × 0.1 × 0.4 m, 20 mm spheres) on a floor, one at rest and one set rotating about its corner fast enough to
-go past its tipping angle and fall; and the tracker on made-up record rows (a moving table, a drop).
+go past its tipping angle and fall; and the tracker on made-up history rows (a moving table, a drop).
 
 The history's rocking angle (dem.run.probes.RockingAngle) and centre displacement (BodyMotion) are computed from
-the same record rows as the summary, by other formulas (atan2 of a rotated axis against the angle of a relative
+the same history rows as the summary, by other formulas (atan2 of a rotated axis against the angle of a relative
 quaternion): they agree to round-off, ANGLE_TOL, for a rotation about one axis.
 """
 
@@ -140,7 +140,7 @@ def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
     half its 0.1 m width) without turning."""
     import dem
     from dem.model.walls import WallMotion
-    from dem.physics.recording import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.physics.history_rows import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, HistoryRowLayout
     from dem.run.bodies import BodyTracker
 
     stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, density=2500.0)
@@ -151,7 +151,7 @@ def test_drift_is_measured_on_a_moving_table_and_a_drop_is_a_fall():
     carried = b.add_clump(tpl, material=stone, position=(-0.5, 0.0, 0.2), name="carried")
     dropped = b.add_clump(tpl, material=stone, position=(0.5, 0.0, 0.2), name="dropped")
     model = b.finalize()
-    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    lay = HistoryRowLayout(model.clump_count, model.wall_count, model.slot_count)
     rows = np.zeros((3, lay.width))
     rows[:, 0] = [0.0, 0.1, 0.3]
     for c in (carried, dropped):
@@ -185,7 +185,7 @@ def test_a_body_dropped_from_a_height_is_measured_from_where_it_lands():
     """Made-up rows: a block released 0.3 m above a floor (no contact at t = 0) falls 0.3 m and lands: by
     design, not a fall; it falls only once it drops more than half its width below where it landed."""
     import dem
-    from dem.physics.recording import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.physics.history_rows import C_KT, C_POS, C_QUAT, CLUMP_WIDTH, HistoryRowLayout
     from dem.run.bodies import BodyTracker
 
     stone = dem.Material.hertz(young=5e9, poisson=0.25, friction=0.8, density=2500.0)
@@ -194,7 +194,7 @@ def test_a_body_dropped_from_a_height_is_measured_from_where_it_lands():
     b.add_wall((0, 0, 0), (0, 0, 1), material=stone, name="floor")
     c = b.add_clump(tpl, material=stone, position=(0.0, 0.0, 0.5), name="box")
     model = b.finalize()
-    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    lay = HistoryRowLayout(model.clump_count, model.wall_count, model.slot_count)
     rows = np.zeros((4, lay.width))
     rows[:, 0] = [0.0, 0.25, 0.5, 0.75]
     base = lay.clump_base + CLUMP_WIDTH * c

@@ -15,7 +15,7 @@ import pytest
 from dem.cli.main import main
 from dem.output.files import csv_header, format_rows
 from dem.output.history import read_history
-from dem.run.checkpoint import CHECKPOINT_NAME, load, model_hash
+from dem.run.checkpoint import CHECKPOINT_NAME, Checkpoint, load, model_hash, saved_history_every
 from tests._reliability import PENA_COARSE, QUIET, ROOT, start_run, strict_json, temp_files, wait_for
 
 # scenes run long enough that a kill lands mid-run: the coarse Peña block (rocks, comes to rest and
@@ -148,6 +148,37 @@ def test_mismatched_checkpoints_are_refused(ti_cpu, tmp_path, capsys):
     assert (out / "history.parquet").read_bytes() == before  # nothing ran
 
 
+def test_a_checkpoint_written_with_record_every_is_read():
+    """Checkpoints written before the rename hold the steps between history rows as ``record_every`` (the run's
+    settings and the Simulation's own value): they are read as ``history_every``, without a warning."""
+    assert saved_history_every({"dt": 1e-5, "history_every": 20}) == 20
+    assert saved_history_every({"dt": 1e-5, "record_every": 20}) == 20
+    old = Checkpoint({"run": {"dt": 1e-5, "record_every": 20, "precision": "f64"},
+                      "sim_plain": {"sim.record_every": 20, "sim.dt": 1e-5}}, {"sim:state.pos": np.zeros(3)})
+    saved = old.sim_saved()
+    assert saved["sim.history_every"] == 20 and "sim.record_every" not in saved and "state.pos" in saved
+    new = Checkpoint({"run": {}, "sim_plain": {"sim.history_every": 5}}, {})
+    assert new.sim_saved() == {"sim.history_every": 5}
+
+
+def test_a_run_resumes_from_a_checkpoint_written_with_record_every(ti_cpu, tmp_path, capsys):
+    """A checkpoint whose run settings and Simulation values say ``record_every`` (as before the rename) resumes
+    silently (its settings matched against this run's: dem.run.checkpoint.check_matches) to the history of the run
+    left alone."""
+    args = [*PENA_COARSE, "theta0_deg=4", *QUIET]
+    assert main(["run", *args, "--t-end", "0.02", "--out", str(tmp_path / "whole")]) == 0
+    part = tmp_path / "part"
+    assert main(["run", *args, "--t-end", "0.01", "--checkpoint", "--out", str(part)]) == 0
+    ck = load(part)
+    ck.meta["run"]["record_every"] = ck.meta["run"].pop("history_every")
+    ck.meta["sim_plain"]["sim.record_every"] = ck.meta["sim_plain"].pop("sim.history_every")
+    _rewrite(part / CHECKPOINT_NAME, ck)
+    capsys.readouterr()
+    assert main(["run", "--resume", str(part), "--t-end", "0.02", *QUIET]) == 0
+    assert "deprecated" not in capsys.readouterr().err
+    assert (part / "history.parquet").read_bytes() == (tmp_path / "whole" / "history.parquet").read_bytes()
+
+
 def _rewrite(path, ck):
     import io
     import json
@@ -165,7 +196,7 @@ def test_restore_recreates_arrays_that_grew(ti_cpu):
     from dem.scenes.scene import build_scene
 
     scene = build_scene(str(ROOT / "tests" / "_stacked_blocks.py"), {})
-    a = ti_cpu.Simulation(scene.model, dt=1e-5, record_every=10)
+    a = ti_cpu.Simulation(scene.model, dt=1e-5, history_every=10)
     a.advance(500)
     cap = a.contacts.pair_capacity
     a.contacts.ensure_pair_capacity(4 * cap)
@@ -173,7 +204,7 @@ def test_restore_recreates_arrays_that_grew(ti_cpu):
     a._pack_cache = None
     a.advance(500)
     saved = a.checkpoint_arrays()
-    b = ti_cpu.Simulation(scene.model, dt=1e-5, record_every=10)
+    b = ti_cpu.Simulation(scene.model, dt=1e-5, history_every=10)
     assert b.contacts.pair_capacity == cap
     b.restore_arrays(saved)
     assert b.contacts.pair_capacity == 4 * cap and b.contacts.pairs.shape == a.contacts.pairs.shape

@@ -28,10 +28,10 @@ def _linear_sphere_scene(dem, beta, dt):
 def _amplitude_growth(dem, beta, factor):
     """Largest displacement of the ball from its equilibrium ÷ the initial amplitude v₀/ω = 1e-7 m, over
     600 steps at factor × Δt_crit."""
-    from dem.physics.recording import C_POS
+    from dem.physics.history_rows import C_POS
 
     scene = _linear_sphere_scene(dem, beta, 1e-4)
-    sim = dem.Simulation(scene.model, dt=factor * damped_limit(1000.0, beta), record_every=1,
+    sim = dem.Simulation(scene.model, dt=factor * damped_limit(1000.0, beta), history_every=1,
                          implicit_damping=False, sleep=False)
     rows = sim.advance(600)
     z = sim.layout.clump(rows, 0, C_POS)[:, 2] - (0.05 - 9.81e-6)  # static overlap m g / k
@@ -89,7 +89,7 @@ def test_estimate_of_a_stack_is_the_mode_of_all_its_bodies(ti_cpu):
     1.6 ×, a step that one box on its bed (1.67 × 2/ω_max) would have allowed; at 0.9 × it stands (the top
     settles by ~2e-5 m, its static overlaps)."""
     from dem.model.timestep import ASSEMBLY
-    from dem.physics.recording import C_POS
+    from dem.physics.history_rows import C_POS
 
     model = _box_stack(ti_cpu, 5)
     est = estimate_critical_timestep(model)
@@ -98,7 +98,7 @@ def test_estimate_of_a_stack_is_the_mode_of_all_its_bodies(ti_cpu):
     assert 1.6 * est.dt < single  # the old, body-on-a-bed estimate would have allowed the unstable step
 
     def top_motion(factor):
-        sim = ti_cpu.Simulation(model, dt=factor * est.dt, record_every=20, sleep=False)
+        sim = ti_cpu.Simulation(model, dt=factor * est.dt, history_every=20, sleep=False)
         rows = sim.advance(int(0.05 / (factor * est.dt)))
         z = sim.layout.clump(rows, 4, C_POS)[:, 2]
         return float(np.nanmax(np.abs(z - z[0])))
@@ -114,12 +114,12 @@ def test_body_dashpot_mass_between_bodies_is_noted_and_is_what_breaks_a_stack(ti
     body's it strays by 1.9e-4 m at 0.3 ×, 3.2e-3 m at 0.5 × and is thrown 166 m at 0.9 ×. The run's notes say so
     before it starts (dem.model.timestep.body_dashpot_notes); nothing is said of the shared mass."""
     from dem.model.timestep import body_dashpot_notes
-    from dem.physics.recording import C_POS
+    from dem.physics.history_rows import C_POS
 
     dt = 0.9 * estimate_critical_timestep(_box_stack(ti_cpu, 5, joints="spheres")).dt
 
     def top_motion(model):
-        sim = ti_cpu.Simulation(model, dt=dt, record_every=20, sleep=False)
+        sim = ti_cpu.Simulation(model, dt=dt, history_every=20, sleep=False)
         z = sim.layout.clump(sim.advance(int(0.05 / dt)), 4, C_POS)[:, 2]
         return float(np.nanmax(np.abs(z - z[0])))
 

@@ -1,4 +1,4 @@
-"""A joint's opening and slip (dem.run.assembly_probes.JointMotion) on made-up record rows of a column of two
+"""A joint's opening and slip (dem.run.assembly_probes.JointMotion) on made-up history rows of a column of two
 drums on a table (no run): poses put by hand, each with its closed-form opening and slip.
 
 Exact to round-off (ROUND_OFF) but for rocking, which moves a face centre by R(1 − cos θ) (the probe's
@@ -38,12 +38,12 @@ def _quat_y(theta: float) -> np.ndarray:
 
 
 def test_opening_and_slip_of_hand_made_poses():
-    from dem.physics.recording import C_POS, C_QUAT, CLUMP_WIDTH, RecordLayout
+    from dem.physics.history_rows import C_POS, C_QUAT, CLUMP_WIDTH, HistoryRowLayout
     from dem.run.assembly_probes import JointMotion, assembly_probes
     from dem.run.probes import ProbeContext
 
     model, col = _column()
-    lay = RecordLayout(model.clump_count, model.wall_count, model.slot_count)
+    lay = HistoryRowLayout(model.clump_count, model.wall_count, model.slot_count)
     probes = [p for p in assembly_probes(col) if isinstance(p, JointMotion)]
     assert [p.prefix for p in probes] == [j.name for j in col.joints] == ["joint0", "joint1"]
     low, up = col.bodies

@@ -29,10 +29,10 @@ def test_each_world_is_bit_identical_to_its_run_alone(ti_cpu):
     dem = ti_cpu
     models = [block_on_floor(dem, theta=0.2, interface=True), tilted_stack(dem),
               block_on_floor(dem, theta=0.2, interface=True, gravity=(0.0, 0.0, -3.7))]
-    batch = dem.Simulation(models, dt=1e-5, record_every=10).advance(4000)
+    batch = dem.Simulation(models, dt=1e-5, history_every=10).advance(4000)
     assert isinstance(batch, list) and len(batch) == 3
     for k, m in enumerate(models):
-        alone = _alone(dem, m, 4000, record_every=10)
+        alone = _alone(dem, m, 4000, history_every=10)
         assert np.array_equal(batch[k], alone), f"world {k}"
     # the gravities differ, so do the worlds: the batch did not mix them up
     assert not np.array_equal(batch[0][:, 1], batch[2][:, 1])
@@ -125,14 +125,14 @@ def test_device_pair_search_finds_what_the_host_search_finds(ti_cpu):
     needs none: on the block path (device search; the CPU runs it one thread per world) they collide and
     bounce as on the serial path (host k-d tree), and the block's world is untouched by the searches."""
     dem = ti_cpu
-    from dem.physics.recording import C_VEL, RecordLayout
+    from dem.physics.history_rows import C_VEL, HistoryRowLayout
 
     models = [_colliding_spheres(dem), block_on_floor(dem, theta=0.1)]
-    serial = dem.Simulation(models, dt=1e-5, record_every=10, parallel=False)
+    serial = dem.Simulation(models, dt=1e-5, history_every=10, parallel=False)
     rs = serial.advance(1000)
-    block = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True)
+    block = dem.Simulation(models, dt=1e-5, history_every=10, parallel=True)
     rb = block.advance(1000)
-    lay = RecordLayout(2, 0, 0)
+    lay = HistoryRowLayout(2, 0, 0)
     v_serial = lay.clump(rs[0], 0, C_VEL)[:, 0]
     assert v_serial[0] > 0.99 and v_serial[-1] < -0.5  # they met and bounced back (restitution ≈ 0.8 at β = 0.1)
     from dem.device.layout import CT_PAIR_SEARCHES
@@ -149,11 +149,11 @@ def test_pair_list_overflow_on_the_device_is_recovered(ti_cpu):
     dem = ti_cpu
     from dem.device import layout
     from dem.device.kernel_lang import ti
-    from dem.physics.recording import G_NC
+    from dem.physics.history_rows import G_NC
 
     models = [colliding_boxes(dem)]
-    ref = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True).advance(600)[0]
-    sim = dem.Simulation(models, dt=1e-5, record_every=10, parallel=True)
+    ref = dem.Simulation(models, dt=1e-5, history_every=10, parallel=True).advance(600)[0]
+    sim = dem.Simulation(models, dt=1e-5, history_every=10, parallel=True)
     c = sim.contacts
     assert c.counters()[0, layout.CT_N_PAIRS] == 0  # apart at t = 0: an empty list, nothing to keep
     c.pairs = ti.ndarray(ti.types.vector(layout.PAIR_WIDTH, ti.i32), 2)  # one pair per half of the world's region
@@ -199,7 +199,7 @@ def test_a_batch_too_large_for_the_memory_is_refused(ti_cpu):
 
     model = build_scene("pena_block", PENA_COARSE).model
     per_world = estimate_device_bytes([model])
-    assert 1e5 < per_world < 1e8  # [bytes]: a coarse block's hull spheres, state and record buffer
+    assert 1e5 < per_world < 1e8  # [bytes]: a coarse block's hull spheres, state and history buffer
     with pytest.raises(ValueError, match=r"worlds need about .* of device memory .* per world"):
         check_device_memory([model] * 1_000_000, "cpu")
     check_device_memory([model] * 4, "cpu")  # a handful fits
