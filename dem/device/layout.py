@@ -48,8 +48,8 @@ index). Per wall
 Per world, the diagnostics' row ``DiagArgs.ledger[w]`` holds two regions: the energy ledger's columns [0,
 ledger.LEDGER_SIZE) (written by history_rows.py only) and, under damping_mass "shared", the interface stiffness sums
 K_I from ledger.LEDGER_SIZE on, one column per (body, wall) and (body, body) interface (:func:`kface_column`;
-written by pair_geometry_pass.py and interface_stiffness.py only, read by the contact stages). They share one array because a kernel binds
-at most runtime.MAX_KERNEL_ARRAYS arrays.
+written by pair_geometry_pass.py and interface_stiffness.py only, read by the contact stages). They share one array
+because a kernel binds at most runtime.MAX_KERNEL_ARRAYS arrays.
 
 Per world: integers ``world_info`` (offsets of the world's bodies, spheres, walls, ... in the concatenated
 arrays, see WI_*), reals ``world_param`` (gravity, skins, sleep thresholds, see WP_*), and the counters
@@ -99,8 +99,8 @@ WORLD_INFO_WIDTH = 15
 
 # ---------------------------------------------------------------- per world: parameters (reals)
 # WP_SHARED_MASS: 1 when a material pair of the world shares its dashpot mass (damping_mass = "shared"): its
-# steps then sum the interfaces' stiffness (pair_geometry_pass.py, interface_stiffness.py), whose sums K_I follow the ledger's
-# columns in the world's ledger row (KFACE_COL0, see kface_column)
+# steps then sum the interfaces' stiffness (pair_geometry_pass.py, interface_stiffness.py), whose sums K_I follow
+# the ledger's columns in the world's ledger row (KFACE_COL0, see kface_column)
 WP_GX, WP_GY, WP_GZ, WP_SKIN, WP_PAIR_SKIN, WP_SLEEP_SPEED, WP_SLEEP_STEPS, WP_SHARED_MASS = range(8)
 WORLD_PARAM_WIDTH = 8
 

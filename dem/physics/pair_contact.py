@@ -153,8 +153,8 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: an observed step: the contacts of sleeping bodies too, and each
     touching one to the history stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
-    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs, and the spare half's geometry); out dg: slots on observed
-    steps (reads the ledger's interface stiffness sums).
+    monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs, and the spare half's
+    geometry); out dg: slots on observed steps (reads the ledger's interface stiffness sums).
     """
     cur_a = -1
     cur_b = -1

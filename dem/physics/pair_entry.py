@@ -95,9 +95,9 @@ def pair_geometry(md: ti.template(), pair, ba, bb):  # in:
 @ti.func
 def kept_geometry(md: ti.template(), pair, ba, bb, row):  # in:
     """The ``ContactGeometry`` (without motion) of a touching entry from its row of the step's geometry pass
-    (pair_geometry_pass.py, layout.PG_*): the contact point, the effective radius and the ratio from the kept normal and overlap
-    by the formulas of the narrow phase (contact_geometry.sphere_sphere, contact_solid.sphere_solid), so the same
-    bits as :func:`pair_geometry`.
+    (pair_geometry_pass.py, layout.PG_*): the contact point, the effective radius and the ratio from the kept normal
+    and overlap by the formulas of the narrow phase (contact_geometry.sphere_sphere, contact_solid.sphere_solid), so
+    the same bits as :func:`pair_geometry`.
 
     In/out — in md: sph_body.
     """

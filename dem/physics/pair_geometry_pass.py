@@ -1,11 +1,11 @@
 """The body pairs' geometry pass: the narrow phase of every pair-list entry once a step, before the force pass.
 
 For each entry the force pass will evaluate, the pass finds its geometry and its share of the stiffness
-(pair_entry.pair_geometry, pair_entry.entry_share) and keeps them for the force pass (pair_contact.pair_contacts) in the entry's row of the
-spare half of ``pair_hist`` (layout.PG_*; device/contacts.py); under damping_mass "shared" it also adds each touching
-entry's k_n to its interface's sum K_I (interface_stiffness.py, Eq. D5), which the force pass needs before its
-first contact. So the narrow phase runs once a step and the kernel holds one copy of it (the force pass rebuilds
-the contact point from the kept normal and overlap, the same bits).
+(pair_entry.pair_geometry, pair_entry.entry_share) and keeps them for the force pass (pair_contact.pair_contacts)
+in the entry's row of the spare half of ``pair_hist`` (layout.PG_*; device/contacts.py); under damping_mass
+"shared" it also adds each touching entry's k_n to its interface's sum K_I (interface_stiffness.py, Eq. D5), which
+the force pass needs before its first contact. So the narrow phase runs once a step and the kernel holds one copy
+of it (the force pass rebuilds the contact point from the kept normal and overlap, the same bits).
 
 Which entries: those of a pair with a moving body, and on a step that records, every one (the same rule as the
 force pass's, decided here once from the bodies' sleep at the start of the contact stages: a body the force pass

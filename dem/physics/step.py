@@ -136,14 +136,15 @@ def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: t
     """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: the body pairs' geometry
     pass (pair_geometry_pass.py; under damping_mass "shared" with their interface stiffness sums, D5), the body
     pairs (they may wake bodies), then the walls' interface sums (after the wakes, as the wall stage sees them),
-    the walls; then the contact sums into the ledger. Returns, with several threads, a bound on this thread's loop iterations (LOOP_BUDGET).
+    the walls; then the contact sums into the ledger. Returns, with several threads, a bound on this thread's loop
+    iterations (LOOP_BUDGET).
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
     base ≤ k < base + counts[w, CT_N_PAIRS]; in spare: the first row of the other half of its pair region (the
     geometry pass's rows); in observed: an observed step; in lane, bd: this thread of the world's bd (1
     on the serial path); out st: wrench, damp, damp_other +=; monitor (wakes, stiffness sums on observed steps);
-    out ct: hist, pair_hist (and the spare half's rows); out dg: ledger (the step's contact sums; the interfaces' stiffness sums), slots (observed
-    steps).
+    out ct: hist, pair_hist (and the spare half's rows); out dg: ledger (the step's contact sums; the interfaces'
+    stiffness sums), slots (observed steps).
     """
     shared = ti.static(bd > 1)
     w = wd.index
@@ -231,7 +232,7 @@ def rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin,  # i
 
 
 @ti.func
-def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, pair_spare, gravity, skin,  # in:
+def serial_step(md: ti.template(), wd, n, dt, history_every, row0, pair_base, pair_spare, gravity, skin,  # in:
                 sleep_speed, sleep_steps, implicit: ti.template(),
                 st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n of world wd on the serial path: the stages in order (module docstring)."""
@@ -253,7 +254,7 @@ def serial_step(md: ti.template(), wd, n, dt, record_every, row0, pair_base, pai
 def serial_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_cap, implicit: ti.template(),  # in:
                        st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w in one loop; counts[w, CT_STEPS_DONE] tells how many ran.
-    Record rows go to rows [w·rec_rows, (w+1)·rec_rows) of the record buffer; the world's pair list is the
+    History rows go to rows [w·rec_rows, (w+1)·rec_rows) of the history buffer; the world's pair list is the
     first half of its pair region (pair_cap pairs), the second half the rows of each step's geometry pass."""
     wd = LY.load_world(md, w)
     gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
@@ -264,7 +265,7 @@ def serial_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_c
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:
             ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
         if ct.counts[w, LY.CT_PAIR_STOP] == 0:  # otherwise the rest of the launch waits for the host's search
-            serial_step(md, wd, n0 + s, dt, record_every, row0, w * 2 * pair_cap, (w * 2 + 1) * pair_cap, gravity,
+            serial_step(md, wd, n0 + s, dt, history_every, row0, w * 2 * pair_cap, (w * 2 + 1) * pair_cap, gravity,
                         skin, sleep_speed, sleep_steps, implicit, st, ct, dg)
             done += 1
     ct.counts[w, LY.CT_STEPS_DONE] = done
