@@ -36,6 +36,11 @@ SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are 
 MAX_TURN = 0.05  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
 IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
 FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
+# a hint ≤ SHARE_HINT: the whole narrow phase, but the one face of the solid and the one of the sphere's own body that
+# the contact's normal can meet within 10° are known: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own
+# face's), each code as FACE_CODE's, 0 for none
+SHARE_HINT = -3
+SHARE_SPAN = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,16 @@ class ContactSolid:
                                            np.array([r[1] for r in rows], float)))
         object.__setattr__(self, "part_rows", 1 + np.concatenate(
             [[0], np.cumsum([2 + len(part.vertices) for part in self.parts])[:-1]]).astype(np.int64))
+        object.__setattr__(self, "face_codes", np.array(  # each face's code (FACE_CODE), in ``faces``' order
+            [row * FACE_CODE + j for part, row in zip(self.parts, self.part_rows) for j in range(len(_faces(part)))],
+            np.int64))
+
+    def unique_face(self, directions, cos_limit: float) -> np.ndarray:
+        """For each direction (n, 3): the code (FACE_CODE) of the one flat face whose outward normal lies within the
+        angle of cosine `cos_limit` (a number, or one per direction) of it, 0 where none does, −1 where several do."""
+        ok = np.asarray(directions, float).reshape(-1, 3) @ self.faces[0].T > np.asarray(cos_limit, float)[..., None]
+        count = ok.sum(axis=1)
+        return np.where(count == 0, 0, np.where(count == 1, self.face_codes[np.argmax(ok, axis=1)], -1))
 
     def scan_faces(self, directions, cos_limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each direction (n, 3): how many flat faces have their outward normal within the angle of cosine
@@ -273,7 +288,8 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
                      own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
     """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
     the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest feature stays that flat
-    face of the solid and its share stays 1: the step measures its distance to the face's plane alone), or GENERAL.
+    face of the solid and its share stays 1: the step measures its distance to the face's plane alone), a share hint
+    ≤ SHARE_HINT (the one face of each body its share can meet), or GENERAL.
     The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
     [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
     the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
@@ -294,7 +310,7 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
         out[ok] = code[ok]
         return out
     if turn >= MAX_TURN or not ok.any():
-        return out
+        return _share_hints(out, own, solid, nearest, reach, to_own, turn)
     sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
     loose = FACE_COS * np.sqrt(1.0 - turn * turn) - sin_face * turn
     tight = FACE_COS + sin_face * turn
@@ -309,6 +325,28 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     idx = np.flatnonzero(ok)
     out[idx[(sure > 0) & carry]] = code[idx[(sure > 0) & carry]]
     out[idx[(sure > 0) & idle]] = IDLE
+    return _share_hints(out, own, solid, nearest, reach, to_own, turn)
+
+
+def _share_hints(out, own, solid, nearest, reach, to_own, turn):
+    """classify_entries' GENERAL entries given the share hint where it holds (dem/physics/contact_solid.py,
+    ``classify_entry``, has the reasoning): the centre more than the reach outside its nearest part (the next more
+    than twice that farther) and at most one face of each body within 10° + ψ (+ the turn) of the normal now."""
+    best, _which, normal, second = nearest
+    ok = (out == GENERAL) & (best > reach) & (second - best > 2.0 * reach)
+    if turn >= MAX_TURN or not ok.any():
+        return out
+    sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
+    s = reach[ok] / best[ok]
+    c = np.sqrt(1.0 - s * s)
+    cos_solid = FACE_COS * c - sin_face * s
+    sin_solid = sin_face * c + FACE_COS * s
+    cos_own = cos_solid * np.sqrt(1.0 - turn * turn) - sin_solid * turn
+    n = normal[ok]
+    f_solid, f_own = solid.unique_face(n, cos_solid), own.unique_face(-n @ to_own, cos_own)
+    good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
+    idx = np.flatnonzero(ok)[good]
+    out[idx] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
     return out
 
 

@@ -13,7 +13,17 @@ import math
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from ..model.contact_solid import FACE_CODE, FACE_COS, GENERAL, IDLE, MAX_TURN, PRISM, SAME_AREA
+from ..model.contact_solid import (
+    FACE_CODE,
+    FACE_COS,
+    GENERAL,
+    IDLE,
+    MAX_TURN,
+    PRISM,
+    SAME_AREA,
+    SHARE_HINT,
+    SHARE_SPAN,
+)
 from . import contact_geometry as CG
 from .small_linalg import mat_vec
 
@@ -242,6 +252,61 @@ def _face_plane(solid: ti.template(), row, face, p):  # in:
 
 
 @ti.func
+def _face_share_hint(solid: ti.template(), own_row, back, row0, p, best_n, code, turn, own_first):  # in:
+    """:func:`classify_entry`'s share for a sphere whose closest feature stays the face of `code`, whose body
+    (solid rows from own_row) looks back along `back` (its frame) and may turn by `turn` [rad] against the solid's
+    faces within 10° of its normal best_n at p (the solid's frame): IDLE, the code, or GENERAL.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hint = GENERAL
+    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
+    loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
+    tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
+    _a, sure, _l, _m, _c = scan_faces(solid, own_row, back, back, tight)
+    _a2, _c2, own_least, own_most, _k2 = scan_faces(solid, own_row, back, back, loose)
+    _a3, _c3, least, most, _k3 = scan_faces(solid, row0, p, best_n, FACE_COS)
+    if sure > 0:
+        if own_first == 1:
+            if own_least > most * (1.0 + SAME_AREA):
+                hint = IDLE
+            elif own_most <= least * (1.0 + SAME_AREA):
+                hint = code
+        else:
+            if own_least >= most * (1.0 - SAME_AREA):
+                hint = IDLE
+            elif own_most < least * (1.0 - SAME_AREA):
+                hint = code
+    return hint
+
+
+@ti.func
+def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn):  # in:
+    """:func:`classify_entry`'s share hint, or GENERAL: the normal best_n (the solid's frame, at p) turns by less than
+    ψ, sin ψ = s = reach ÷ distance, in the solid's frame (p − its closest point moves by less than the reach: the
+    map is 1-Lipschitz for a convex part), by less than ψ + turn in the sphere's body's (looking back along `back`):
+    the faces within 10° + ψ (+ turn) of it now are all the step's share can meet.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hint = GENERAL
+    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
+    c = ti.sqrt(1.0 - s * s)
+    cos_solid = FACE_COS * c - sin_face * s  # cos(10° + ψ)
+    sin_solid = sin_face * c + FACE_COS * s
+    cos_own = cos_solid * ti.sqrt(1.0 - turn * turn) - sin_solid * turn  # ≤ cos(10° + ψ + turn)
+    _a, n_solid, _l, _m, f_solid = scan_faces(solid, row0, p, best_n, cos_solid)
+    _a2, n_own, _l2, _m2, f_own = scan_faces(solid, own_row, back, back, cos_own)
+    if n_solid == 0:
+        f_solid = 0
+    if n_own == 0:
+        f_own = 0
+    if n_solid <= 1 and n_own <= 1 and f_solid < SHARE_SPAN and f_own < SHARE_SPAN:
+        hint = SHARE_HINT - (f_solid * SHARE_SPAN + f_own)
+    return hint
+
+
+@ti.func
 def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, rot, row0, bound, own_first,  # in:
                    skin):
     """The pair search's hint for a sphere centred at x [m], of a body with attitude own_rot, solid rows from own_row
@@ -249,8 +314,9 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     bounding radius bound [m] (own_first: the sphere's body is the lower index), until the next search, while each
     body moves less than `skin` [m]: IDLE (its stiffness share, sphere_side_share, is 0 at every pose the two can
     reach: the search leaves it out), a face code ≥ 0 (its closest feature stays one flat face F of the solid and
-    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_solid` with the hint), or
-    GENERAL.
+    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_solid` with the hint), a share
+    hint ≤ SHARE_HINT (the whole narrow phase, but at most one face of each body can meet the contact's normal
+    within 10°: the step tests those two, :func:`coded_face_area`, instead of scanning every face), or GENERAL.
 
     The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
     own body's motion bound, and the solid's at the sphere's distance from its centre). F is kept when the centre
@@ -259,7 +325,10 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     the faces of the sphere's body that can look back along −n within 10° after a turn of skin ÷ bound (a bound on
     either body's rotation), one of them surely, against the solid's faces within 10° of F's normal: all at least
     their size (larger, for the first body), IDLE; all smaller (at most their size, for the first body), the code.
-    dem.model.contact_solid.classify_entries is the host's.
+    Else, with the centre more than `reach` outside its nearest part (the next more than twice that farther), the
+    normal turns less than ψ (sin ψ = reach ÷ distance) in the solid's frame and less than ψ + the turn in the
+    sphere's body's: if at most one face of each lies within 10° + ψ (+ the turn) of it now, the share hint names
+    the two (code 0: none). dem.model.contact_solid.classify_entries is the host's.
 
     In/out — in solid: the model's solid rows (md.solid).
     """
@@ -281,33 +350,18 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
             second = d
         row += 2 + ti.cast(solid[row][1], ti.i32)
     reach = skin * ti.max(1.0, ((x - pos).norm() + skin) / bound)  # the sphere's motion in the solid's frame
+    turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
+    back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
     if best > reach and second - best > 2.0 * reach:
         margin, face = _face_margin(solid, best_row, p)
         code = (best_row - row0) * FACE_CODE + face
         if margin > reach:
             if own_row < 0:  # the share is 1 whatever the faces
                 hint = code
-            else:
-                turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
-                if turn < MAX_TURN:
-                    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
-                    loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
-                    tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
-                    back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
-                    _a, sure, _l, _m = scan_faces(solid, own_row, back, back, tight)
-                    _a2, _c, own_least, own_most = scan_faces(solid, own_row, back, back, loose)
-                    _a3, _c3, least, most = scan_faces(solid, row0, p, best_n, FACE_COS)
-                    if sure > 0:
-                        if own_first == 1:
-                            if own_least > most * (1.0 + SAME_AREA):
-                                hint = IDLE
-                            elif own_most <= least * (1.0 + SAME_AREA):
-                                hint = code
-                        else:
-                            if own_least >= most * (1.0 - SAME_AREA):
-                                hint = IDLE
-                            elif own_most < least * (1.0 - SAME_AREA):
-                                hint = code
+            elif turn < MAX_TURN:
+                hint = _face_share_hint(solid, own_row, back, row0, p, best_n, code, turn, own_first)
+    if hint == GENERAL and own_row >= 0 and best > reach and second - best > 2.0 * reach and turn < MAX_TURN:
+        hint = _share_hint(solid, own_row, back, row0, p, best_n, reach / best, turn)
     return hint
 
 
@@ -360,9 +414,10 @@ def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
 
 
 @ti.func
-def _take(f, area, gap, aligned):
+def _take(f, area, gap, code, aligned):
     """The faces so far, f = (the nearest one's area [m²], its plane's distance from the point [m], how many, their
-    least and largest areas [m²]), with one more of `area` and `gap` if it is aligned."""
+    least and largest areas [m²], the code of the last one), with one more of `area`, `gap` and `code` if it is
+    aligned."""
     if aligned:
         if gap < f[1]:
             f[0] = area
@@ -370,42 +425,90 @@ def _take(f, area, gap, aligned):
         f[2] += 1.0
         f[3] = ti.min(f[3], area)
         f[4] = ti.max(f[4], area)
+        f[5] = ti.cast(code, float)
     return f
+
+
+@ti.func
+def _face_aligned(solid: ti.template(), row, face, d, cos_limit):  # in:
+    """Whether the outward normal of face `face` of the part whose header is row `row` (:func:`_face_margin`'s
+    numbering) lies within the angle of cosine `cos_limit` of d (unit, body frame).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    n = ti.cast(solid[row][1], ti.i32)
+    aligned = False
+    if ti.cast(solid[row][0], ti.i32) == PRISM:
+        if face < n:
+            n2 = _edge_normal(solid, row + 2, face)
+            aligned = d[0] * n2[0] + d[2] * n2[1] > cos_limit
+        elif face == n:
+            aligned = d[1] > cos_limit
+        else:
+            aligned = -d[1] > cos_limit
+    elif face == 1:
+        aligned = d[2] > cos_limit
+    else:
+        aligned = -d[2] > cos_limit
+    return aligned
+
+
+@ti.func
+def _face_size(solid: ti.template(), row, face):  # in:
+    """Area [m²] of face `face` of the part whose header is row `row` (:func:`_face_margin`'s numbering).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    area = 0.0
+    if ti.cast(hdr[0], ti.i32) == PRISM:
+        if face < n:
+            area = (_vertex(solid, row + 2, (face + 1) % n) - _vertex(solid, row + 2, face)).norm() * 2.0 * hdr[2]
+        else:
+            area = solid[row + 1][3]
+    else:
+        r = _vertex(solid, row + 2, 1 + face)[0]  # (R₀, −h/2) or (R₁, h/2)
+        area = math.pi * r * r
+    return area
 
 
 @ti.func
 def scan_faces(solid: ti.template(), row0, p, d, cos_limit):  # in:
     """The flat faces of the solid (rows from row0) whose outward normal lies within the angle of cosine `cos_limit`
     of d (unit, body frame), for a point p (body frame, from the centre of mass [m]): the area [m²] of the one whose
-    plane is nearest p (−1 when there is none), how many there are, and their least and largest areas [m²].
+    plane is nearest p (−1 when there is none), how many there are, their least and largest areas [m²], and the code
+    of the last of them (its part's header row from row0 × FACE_CODE + its index, :func:`_face_margin`'s numbering).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    f = ti.Vector([-1.0, HUGE, 0.0, HUGE, -HUGE])
+    f = ti.Vector([-1.0, HUGE, 0.0, HUGE, -HUGE, 0.0])
     row = row0 + 1
     for _k in range(ti.cast(solid[row0][0], ti.i32)):
-        hdr = solid[row]
-        n = ti.cast(hdr[1], ti.i32)
-        o = solid[row + 1]
-        x = p - ti.Vector([o[0], o[1], o[2]])
-        if ti.cast(hdr[0], ti.i32) == PRISM:
-            half = hdr[2]
-            for k in range(n):
-                n2 = _edge_normal(solid, row + 2, k)
-                if d[0] * n2[0] + d[2] * n2[1] > cos_limit:  # the side face of edge k looks along d
-                    a = _vertex(solid, row + 2, k)
-                    g = ti.abs(x[0] * n2[0] + x[2] * n2[1] - n2.dot(a))
-                    length = (_vertex(solid, row + 2, (k + 1) % n) - a).norm()
-                    f = _take(f, length * 2.0 * half, g, True)
-            f = _take(f, o[3], ti.abs(x[1] - half), d[1] > cos_limit)
-            f = _take(f, o[3], ti.abs(-x[1] - half), -d[1] > cos_limit)
-        else:
-            lo = _vertex(solid, row + 2, 1)  # (R₀, −h/2)
-            hi = _vertex(solid, row + 2, 2)  # (R₁, h/2)
-            f = _take(f, math.pi * lo[0] * lo[0], ti.abs(x[2] - lo[1]), -d[2] > cos_limit)
-            f = _take(f, math.pi * hi[0] * hi[0], ti.abs(x[2] - hi[1]), d[2] > cos_limit)
+        n = ti.cast(solid[row][1], ti.i32)
+        faces = n + 2 if ti.cast(solid[row][0], ti.i32) == PRISM else 2
+        for face in range(faces):
+            gap, _normal = _face_plane(solid, row, face, p)
+            f = _take(f, _face_size(solid, row, face), ti.abs(gap), (row - row0) * FACE_CODE + face,
+                      _face_aligned(solid, row, face, d, cos_limit))
         row += 2 + n
-    return f[0], ti.cast(f[2], ti.i32), f[3], f[4]
+    return f[0], ti.cast(f[2], ti.i32), f[3], f[4], ti.cast(f[5], ti.i32)
+
+
+@ti.func
+def coded_face_area(solid: ti.template(), row0, code, d):  # in:
+    """:func:`face_area` for a contact whose only candidate face is known (the search's share hint,
+    :func:`classify_entry`): that face's area [m²] if its normal lies within 10° of d (unit, body frame), else −1;
+    code 0: no face can be within 10°, −1.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    area = -1.0
+    if code > 0:
+        row = row0 + code // FACE_CODE
+        if _face_aligned(solid, row, code % FACE_CODE, d, FACE_COS):
+            area = _face_size(solid, row, code % FACE_CODE)
+    return area
 
 
 @ti.func
@@ -417,7 +520,7 @@ def face_area(solid: ti.template(), row0, p, d):  # in:
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    area, _count, _least, _most = scan_faces(solid, row0, p, d, FACE_COS)
+    area, _count, _least, _most, _code = scan_faces(solid, row0, p, d, FACE_COS)
     return area
 
 

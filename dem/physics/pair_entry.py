@@ -3,7 +3,9 @@
 An entry (p, q, g, h, hint) holds two sides, p of body a and q of body b, a < b, the clusters g, h the device search
 orders it by (pair_search_device.py), and the search's hint (dem.model.contact_solid.classify_entries): ≥ 0, the one
 flat face of the solid that stays the sphere's closest feature, its share 1, till the next search (the step measures
-the distance to its plane and skips the share); −1, the whole narrow phase each step. A side ≥ 0 is a hull sphere
+the distance to its plane and skips the share); −1, the whole narrow phase each step; ≤ −3 (SHARE_HINT), the
+whole narrow phase, the share from the one face of each body it can meet (the step tests two faces, not all). A
+side ≥ 0 is a hull sphere
 (global index); a side < 0 stands for the solid of clump −1 − side (physics/contact_solid.py). So an entry is one of
     (i, j)          hull sphere i of a against hull sphere j of b          bodies without solids (joints "spheres")
     (i, −1 − b)     hull sphere i of a against b's solid                   joints "solid"
@@ -18,9 +20,10 @@ size, body a's (the lower index) do.
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
+from ..model.contact_solid import SHARE_HINT, SHARE_SPAN
 from . import contact_geometry as CG
 from .contact_geometry import sphere_centre, sphere_sphere
-from .contact_solid import face_area, sphere_side_share, sphere_solid
+from .contact_solid import coded_face_area, face_area, sphere_side_share, sphere_solid
 from .small_linalg import mat_vec
 
 
@@ -45,19 +48,31 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
     """The share of the contact stiffness [-] a touching entry takes (g: its geometry, ba, bb: the bodies): a sphere
     pair, or a sphere against the solid of a body when the sphere's own body has none, the whole; a sphere against a
     solid when both bodies have one, by the two faces that meet (contact_solid.sphere_side_share): the smaller face's
-    spheres carry the joint, of faces of one size a's, anything not face on face halves it (docs/joints.md).
+    spheres carry the joint, of faces of one size a's, anything not face on face halves it (docs/joints.md). With the
+    search's share hint (contact_solid.classify_entry) each body's face is the one it names, if the normal meets it.
 
     In/out — in md: solid.
     """
     share = 1.0  # (a hint ≥ 0: the search found the share 1 till the next search)
-    if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0 and pair[LY.PAIR_HINT] < 0:
+    hint = pair[LY.PAIR_HINT]
+    if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0 and hint < 0:
         area_a = 0.0
         area_b = 0.0
+        coded = SHARE_HINT - hint  # a share hint: the solid's face × SHARE_SPAN + the sphere's body's
         for side in range(2):  # a's face there looks along −n (n from b towards a), b's along n: one call site
             row, pos, rot, d = ba.solid, ba.pos, ba.rot, -g.normal
+            solid_side = pair[0] < 0  # a is the solid's body
             if side == 1:
                 row, pos, rot, d = bb.solid, bb.pos, bb.rot, g.normal
-            area = face_area(md.solid, row, mat_vec(rot.transpose(), g.point - pos), mat_vec(rot.transpose(), d))
+                solid_side = pair[1] < 0
+            area = 0.0
+            if hint <= SHARE_HINT:  # at most one face of this body can meet the normal within 10°: test it alone
+                code = coded % SHARE_SPAN
+                if solid_side:
+                    code = coded // SHARE_SPAN
+                area = coded_face_area(md.solid, row, code, mat_vec(rot.transpose(), d))
+            else:
+                area = face_area(md.solid, row, mat_vec(rot.transpose(), g.point - pos), mat_vec(rot.transpose(), d))
             if side == 0:
                 area_a = area
             else:

@@ -17,6 +17,7 @@ list in both passes, so a thread reads back only rows it wrote itself.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
+from . import contact_geometry as CG
 from .contact_geometry import load_body
 from .contact_law import normal_stiffness, share_stiffness
 from .interface_stiffness import add_to_sum
@@ -38,18 +39,25 @@ def pair_geometry_pass(k0, k1, base, spare, md: ti.template(), st: ti.template()
     cur = -1
     acc = 0.0
     cost = 0
+    cur_a = -1
+    cur_b = -1
+    ba = CG.Body()
+    bb = CG.Body()
     for k in range(base + k0, base + k1):
         cost += 1 + LY.ATOMIC_RETRIES
         pair = ct.pairs[k]
         a, b = entry_bodies(md, pair)
+        if a != cur_a or b != cur_b:  # the list is grouped by the pair of bodies: load them once a run
+            cur_a = a
+            cur_b = b
+            ba = load_body(md, st, a)
+            bb = load_body(md, st, b)
         found = ti.Vector([0.0, 0.0, 0.0, 0.0, LY.PG_SKIPPED])
         active = 1
         if ti.static(not every):
-            if LY.asleep(st, a) and LY.asleep(st, b) and not observed:
+            if ba.asleep == 1 and bb.asleep == 1 and not observed:
                 active = 0
         if active == 1:
-            ba = load_body(md, st, a)
-            bb = load_body(md, st, b)
             g = pair_geometry(md, pair, ba, bb)
             share = 0.0
             if g.touching == 1:

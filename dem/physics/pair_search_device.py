@@ -131,9 +131,9 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
     own_bound = md.clump_param[sphere_body][LY.CP_RADIUS]
     bound = md.clump_param[solid_body][LY.CP_RADIUS]
     per = 1 + solid_trips(md.solid, row0)
-    idle_per = 0  # classify_entry's loop iterations
-    if own_row >= 0:
-        idle_per = 3 * per + 2 * solid_trips(md.solid, own_row)
+    idle_per = 0  # classify_entry's loop iterations: its parts, 2 scans of the solid's faces, 3 of its own body's
+    if own_row >= 0:  # (a part of n vertices has ≤ n + 2 faces ≤ 2 (n + 1): solid_trips counts n + 1)
+        idle_per = 5 * per + 6 * solid_trips(md.solid, own_row)
     k = k0
     trips = per
     if distance_to_solid(md.solid, sphere_centre(x_body, r_body, cl), x_solid, r_solid, row0) - cl[3] < skin:

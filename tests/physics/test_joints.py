@@ -324,18 +324,21 @@ def test_the_block_path_searches_the_same_entries_on_the_device(ti_cpu):
 # ------------------------------------------------------------------ the search's hints: left out, or one face
 def _hints_off(monkeypatch, which):
     """Let the host search (pair_search.py) drop the hints `which` ("idle": leave every entry in; "faces": measure
-    every entry with the whole narrow phase) and count the entries it gave each."""
+    every entry with the whole narrow phase; "shares": scan every face for the share) and count the entries it gave
+    each."""
     import dem.physics.pair_search as PS
-    from dem.model.contact_solid import GENERAL, IDLE
+    from dem.model.contact_solid import GENERAL, IDLE, SHARE_HINT
 
-    seen = {"idle": 0, "faces": 0}
+    seen = {"idle": 0, "faces": 0, "shares": 0}
     classify = PS.classify_entries
 
     def patched(*args):
         hint = classify(*args)
         seen["idle"] += int(np.sum(hint == IDLE))
         seen["faces"] += int(np.sum(hint >= 0))
-        return np.where((hint == IDLE) if which == "idle" else (hint >= 0), GENERAL, hint)
+        seen["shares"] += int(np.sum(hint <= SHARE_HINT))
+        drop = {"idle": hint == IDLE, "faces": hint >= 0, "shares": hint <= SHARE_HINT}[which]
+        return np.where(drop, GENERAL, hint)
 
     monkeypatch.setattr(PS, "classify_entries", patched)
     return seen
@@ -358,6 +361,25 @@ def test_entries_left_out_at_the_search_would_have_carried_nothing(ti_cpu, monke
         runs.append(sim.advance(int(t_end / sim.dt)))
         assert sim.pair_rebuilds > (3 if case == "slides" else 0)
     assert seen["idle"] > 0
+    assert np.array_equal(runs[0], runs[1])
+
+
+@pytest.mark.parametrize("case", ["slides", "rocks"])
+def test_a_share_from_the_two_faces_named_is_the_share_of_every_face(ti_cpu, monkeypatch, case):
+    """An entry near an edge (the whole narrow phase) whose normal can meet, within 10°, at most one face of each body
+    till the next search gets a share hint naming the two (dem.model.contact_solid.classify_entries): the step tests
+    those two faces instead of scanning all. Exact: the histories with and without the share hints are the same to
+    the bit (the share is one of 0, ½, 1 either way), for the sliding cube and the rocking block, whose edge spheres
+    take them."""
+    dem = ti_cpu
+    model = _slider(dem, on_wall=False)[0] if case == "slides" else _rocker(dem, on_block=True)[0]
+    t_end = 0.15 if case == "slides" else 0.3
+    runs = []
+    for shares in (True, False):
+        seen = _hints_off(monkeypatch, "shares") if not shares else {}
+        sim = dem.Simulation(model, dt=_dt(model), history_every=20, sleep=False)
+        runs.append(sim.advance(int(t_end / sim.dt)))
+    assert seen["shares"] > 0
     assert np.array_equal(runs[0], runs[1])
 
 
