@@ -5,8 +5,8 @@ orders it by (pair_search_device.py), and the search's hint (dem.model.contact_s
 flat face of the solid that stays the sphere's closest feature, its share 1, till the next search (the step measures
 the distance to its plane and skips the share); −1, the whole narrow phase each step; ≤ −3 (SHARE_HINT), the
 whole narrow phase, the share from the one face of each body it can meet (the step tests two faces, not all). A
-side ≥ 0 is a hull sphere
-(global index); a side < 0 stands for the solid of clump −1 − side (physics/contact_solid.py). So an entry is one of
+side ≥ 0 is a hull sphere (global index); a side < 0 stands for the solid of clump −1 − side
+(physics/contact_solid.py). So an entry is one of
     (i, j)          hull sphere i of a against hull sphere j of b          bodies without solids (joints "spheres")
     (i, −1 − b)     hull sphere i of a against b's solid                   joints "solid"
     (−1 − a, j)     hull sphere j of b against a's solid                   joints "solid"
