@@ -47,6 +47,21 @@ def add_to_sum(karr: ti.template(), row, col,  # out:
 
 
 @ti.func
+def add_in_run(karr: ti.template(), row, cur, acc,  # out:
+               col, k_n, shared: ti.template()):  # in:
+    """One more contact's k_n [N/m] for the interface whose column is `col`, the sum kept in a register (acc) while
+    the column repeats (cur) and added to karr when it changes. Returns the new (cur, acc).
+
+    In/out — out karr, row: the previous column's sum when the column changes: karr[row, cur] +=.
+    """
+    if col != cur:
+        add_to_sum(karr, row, cur, acc, shared)
+        cur = col
+        acc = 0.0
+    return cur, acc + k_n
+
+
+@ti.func
 def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(),  # in:
                    karr: ti.template(), row, col0,  # out:
                    wd, observed, every: ti.template(), shared: ti.template()):  # in:
@@ -77,12 +92,8 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
             if g.touching == 1:  # the force pass's geometry (wall_contact.contact_on_wall)
                 mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
                 if mat[PAIR_SHARED] > 0.5:
-                    col = col0 + LY.kface_column(wd, c, w - wd.wall0)
-                    if col != cur:
-                        add_to_sum(karr, row, cur, acc, shared)
-                        cur = col
-                        acc = 0.0
-                    acc += normal_stiffness(mat, g.r_eff, g.overlap)
+                    cur, acc = add_in_run(karr, row, cur, acc, col0 + LY.kface_column(wd, c, w - wd.wall0),
+                                          normal_stiffness(mat, g.r_eff, g.overlap), shared)
     add_to_sum(karr, row, cur, acc, shared)
     return cost
 

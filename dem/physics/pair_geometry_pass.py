@@ -20,7 +20,7 @@ from ..model.materials import PAIR_SHARED
 from . import contact_geometry as CG
 from .contact_geometry import load_body
 from .contact_law import normal_stiffness, share_stiffness
-from .interface_stiffness import add_to_sum
+from .interface_stiffness import add_in_run, add_to_sum
 from .pair_entry import entry_bodies, entry_share, pair_geometry
 
 
@@ -66,12 +66,8 @@ def pair_geometry_pass(k0, k1, base, spare, md: ti.template(), st: ti.template()
             if sums and share > 0.0:
                 mat = LY.body_material_pair(md, wd, a, b)
                 if mat[PAIR_SHARED] > 0.5:
-                    col = col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0)
-                    if col != cur:
-                        add_to_sum(karr, row, cur, acc, shared)
-                        cur = col
-                        acc = 0.0
-                    acc += normal_stiffness(share_stiffness(mat, share), g.r_eff, g.overlap)
+                    cur, acc = add_in_run(karr, row, cur, acc, col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0),
+                                          normal_stiffness(share_stiffness(mat, share), g.r_eff, g.overlap), shared)
         ct.pair_hist[spare + k - base] = found
     add_to_sum(karr, row, cur, acc, shared)
     return cost
