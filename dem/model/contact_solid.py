@@ -35,7 +35,9 @@ FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's me
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
 MAX_TURN = 0.05  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
 IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
+CARRY = 1  # steady_share: the share stays 1
 FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
+# (the sphere's closest point on the solid stays in that face or on its rim)
 # a hint ≤ SHARE_HINT: the whole narrow phase, but the one face of the solid and the one of the sphere's own body that
 # the contact's normal can meet within 10° are known: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own
 # face's), each code as FACE_CODE's, 0 for none
@@ -120,9 +122,10 @@ class ContactSolid:
 
     def scan_faces(self, directions, cos_limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each direction (n, 3): how many flat faces have their outward normal within the angle of cosine
-        `cos_limit` of it, and the least and largest of their areas [m²] (inf and −inf where none has)."""
+        `cos_limit` of it (a number, or one per direction), and the least and largest of their areas [m²] (inf and −inf
+        where none has)."""
         normals, areas = self.faces
-        ok = np.asarray(directions, float).reshape(-1, 3) @ normals.T > cos_limit
+        ok = np.asarray(directions, float).reshape(-1, 3) @ normals.T > np.asarray(cos_limit, float)[..., None]
         return (ok.sum(axis=1), np.where(ok, areas, np.inf).min(axis=1, initial=np.inf),
                 np.where(ok, areas, -np.inf).max(axis=1, initial=-np.inf))
 
@@ -156,6 +159,43 @@ class ContactSolid:
             if len(sel):
                 margin[sel], face[sel] = _face_margin(part, p[sel] - part.offset)
         return margin, face
+
+
+    def closed_face(self, points, parts, reach) -> np.ndarray:
+        """For each point (n, 3), template frame, nearest part `parts[i]`: the index (:func:`_faces`' order) of the
+        flat face of that part on which, or on whose rim, its closest point of the part lies wherever the point moves
+        by less than `reach` (n,) [m]; −1 where no face is sure to hold it (dem/physics/contact_solid.py,
+        ``_closed_face``, has the reasoning)."""
+        p = np.asarray(points, float).reshape(-1, 3)
+        face = np.full(len(p), -1, np.int64)
+        for k, part in enumerate(self.parts):
+            sel = np.flatnonzero(np.asarray(parts) == k)
+            if len(sel):
+                face[sel] = _closed_face(part, p[sel] - part.offset, np.asarray(reach, float)[sel])
+        return face
+
+
+def _closed_face(part: ConvexPart, x: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """ContactSolid.closed_face for one part, points x (n, 3) in the part's frame."""
+    v = part.vertices
+    m = len(v)
+    e = np.roll(v, -1, axis=0) - v
+    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / np.sqrt(np.sum(e * e, axis=1))[:, None]  # as device_rows
+    if part.kind == PRISM:
+        q, edges = x[:, [0, 2]], m
+    else:
+        q, edges = np.column_stack([np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1]), x[:, 2]]), m - 1
+    s = np.stack([(q - v[k]) @ nrm[k] for k in range(edges)], axis=1)
+    k = np.argmax(s, axis=1)  # the first of equals, as on the device
+    ok = s[np.arange(len(x)), k] > reach
+    prev, nxt = (k - 1) % m, (k + 1) % m
+    along = np.column_stack([-nrm[:, 1], nrm[:, 0]])  # each edge's unit direction
+    ok &= (np.sum(nrm[prev] * nrm[k], axis=1) <= 0.0) | (np.sum((q - v[k]) * along[prev], axis=1) > reach)
+    ok &= (np.sum(nrm[nxt] * nrm[k], axis=1) <= 0.0) | (-np.sum((q - v[nxt]) * along[nxt], axis=1) > reach)
+    if part.kind != PRISM:
+        ok &= k != 1  # the mantle is no flat face
+        k = k // 2  # base, top
+    return np.where(ok, k, -1)
 
 
 def _faces(part: ConvexPart):
@@ -287,9 +327,9 @@ def _face_margin(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
                      own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
     """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
-    the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest feature stays that flat
-    face of the solid and its share stays 1: the step measures its distance to the face's plane alone), a share hint
-    ≤ SHARE_HINT (the one face of each body its share can meet), or GENERAL.
+    the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest point on the solid stays
+    in that flat face or on its rim and its share stays 1: the step measures its distance to that face alone), a
+    share hint ≤ SHARE_HINT (the one face of each body its share can meet), or GENERAL.
     The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
     [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
     the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
@@ -302,52 +342,76 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     best, which, normal, second = nearest
     reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
     ok = (best > reach) & (second - best > 2.0 * reach)
-    margin, face = solid.face_margin(points[ok], which[ok])
-    code = np.full(len(points), GENERAL, np.int64)
-    code[ok] = solid.part_rows[which[ok]] * FACE_CODE + face
-    ok[ok] = margin > reach[ok]
-    if own is None:  # the share is 1 whatever the faces
-        out[ok] = code[ok]
+    idx = np.flatnonzero(ok)
+    if len(idx) == 0:
         return out
-    if turn >= MAX_TURN or not ok.any():
-        return _share_hints(out, own, solid, nearest, reach, to_own, turn)
+    margin, face = solid.face_margin(points[idx], which[idx])
+    inner = margin > reach[idx]  # over one face, more than the reach inside its rim: the normal stays the face's
+    edge = np.flatnonzero(~inner)  # else its closest point may leave the face
+    face[edge] = solid.closed_face(points[idx[edge]], which[idx[edge]], reach[idx[edge]])
+    code = np.where(face >= 0, solid.part_rows[which[idx]] * FACE_CODE + face, GENERAL)
+    if own is None:  # the share is 1 whatever the faces
+        out[idx] = code
+        return out
+    if turn >= MAX_TURN:
+        return out
+    s = np.where(inner, 0.0, reach[idx] / best[idx])  # the sine of the normal's turn in the solid's frame
+    n = normal[idx]
+    back = -n @ to_own  # the direction the sphere's body looks back along, its own frame
+    steady = steady_share(own, solid, back, n, s, turn, own_first)
+    out[idx[steady == IDLE]] = IDLE
+    carry = (steady == CARRY) & (code >= 0)
+    out[idx[carry]] = code[carry]
+    rest = out[idx] == GENERAL  # the share hint: the two faces named
+    sel = idx[rest]
+    if len(sel) == 0:
+        return out
+    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], reach[sel] / best[sel], turn)
+    good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
+    out[sel[good]] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
+    return out
+
+
+def _face_bounds(s, turn):
+    """For a contact normal that turns by less than ψ (sin ψ = s) in the solid's frame and less than ψ + `turn`
+    [rad] in the sphere's body's: (cos(10° + ψ), its bound for the sphere's body, and bounds of cos(10° − ψ) and of
+    cos(10° − ψ − turn), 2 where that angle may be ≤ 0). A face whose normal lies within the first (the third)
+    angle of the normal now may (surely does) meet it within 10° till the next search."""
     sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
-    loose = FACE_COS * np.sqrt(1.0 - turn * turn) - sin_face * turn
-    tight = FACE_COS + sin_face * turn
-    back = -normal[ok] @ to_own  # the direction the sphere's body looks back along, its own frame
-    sure, _least, _most = own.scan_faces(back, tight)
-    _count, own_least, own_most = own.scan_faces(back, loose)
-    _count, least, most = solid.scan_faces(normal[ok], FACE_COS)
+    c = np.sqrt(1.0 - s * s)
+    loose = FACE_COS * c - sin_face * s
+    loose_own = loose * np.sqrt(1.0 - turn * turn) - (sin_face * c + FACE_COS * s) * turn
+    both = np.minimum(s + turn, 1.0)
+    tight = np.where(s < sin_face, FACE_COS * c + sin_face * s, 2.0)
+    tight_own = np.where(both < sin_face, FACE_COS * np.sqrt(1.0 - both * both) + sin_face * both, 2.0)
+    return loose, loose_own, tight, tight_own
+
+
+def steady_share(own: ContactSolid, solid: ContactSolid, back, normal, s, turn, own_first: bool) -> np.ndarray:
+    """For contacts whose normal (n, 3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by
+    less than ψ (sin ψ = s) there and ψ + turn [rad] in the sphere's body till the next search: IDLE where the
+    share (dem/physics/contact_solid.py, ``sphere_side_share``) stays 0, CARRY where it stays 1, else GENERAL. It
+    stays so when a face of each body surely meets the normal within 10° and every face that may meet it compares
+    alike: the sphere's body's all larger (IDLE) or all smaller (CARRY) than the solid's, of one size as the first
+    body's (own_first) decides. The host's twin of ``_steady_share`` there."""
+    loose, loose_own, tight, tight_own = _face_bounds(np.asarray(s, float), turn)
+    sure, _l, _m = solid.scan_faces(normal, tight)
+    _c, least, most = solid.scan_faces(normal, loose)
+    sure_own, _l, _m = own.scan_faces(back, tight_own)
+    _c, own_least, own_most = own.scan_faces(back, loose_own)
     if own_first:
         idle, carry = own_least > most * (1.0 + SAME_AREA), own_most <= least * (1.0 + SAME_AREA)
     else:
         idle, carry = own_least >= most * (1.0 - SAME_AREA), own_most < least * (1.0 - SAME_AREA)
-    idx = np.flatnonzero(ok)
-    out[idx[(sure > 0) & carry]] = code[idx[(sure > 0) & carry]]
-    out[idx[(sure > 0) & idle]] = IDLE
-    return _share_hints(out, own, solid, nearest, reach, to_own, turn)
+    sure = (sure > 0) & (sure_own > 0)
+    return np.where(sure & idle, IDLE, np.where(sure & carry, CARRY, GENERAL))
 
 
-def _share_hints(out, own, solid, nearest, reach, to_own, turn):
-    """classify_entries' GENERAL entries given the share hint where it holds (dem/physics/contact_solid.py,
-    ``classify_entry``, has the reasoning): the centre more than the reach outside its nearest part (the next more
-    than twice that farther) and at most one face of each body within 10° + ψ (+ the turn) of the normal now."""
-    best, _which, normal, second = nearest
-    ok = (out == GENERAL) & (best > reach) & (second - best > 2.0 * reach)
-    if turn >= MAX_TURN or not ok.any():
-        return out
-    sin_face = np.sqrt(1.0 - FACE_COS * FACE_COS)
-    s = reach[ok] / best[ok]
-    c = np.sqrt(1.0 - s * s)
-    cos_solid = FACE_COS * c - sin_face * s
-    sin_solid = sin_face * c + FACE_COS * s
-    cos_own = cos_solid * np.sqrt(1.0 - turn * turn) - sin_solid * turn
-    n = normal[ok]
-    f_solid, f_own = solid.unique_face(n, cos_solid), own.unique_face(-n @ to_own, cos_own)
-    good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
-    idx = np.flatnonzero(ok)[good]
-    out[idx] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
-    return out
+def _loose_faces(own, solid, back, normal, s, turn):
+    """The codes of the one face of the solid and of the sphere's body that may meet the contact's normal within 10°
+    till the next search (0: none, −1: several), as :func:`steady_share` bounds its turn."""
+    loose, loose_own, _t, _to = _face_bounds(s, turn)
+    return solid.unique_face(normal, loose), own.unique_face(back, loose_own)
 
 
 def _part_distance(part: ConvexPart, p: np.ndarray):

@@ -14,6 +14,7 @@ import math
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.contact_solid import (
+    CARRY,
     FACE_CODE,
     FACE_COS,
     GENERAL,
@@ -252,31 +253,121 @@ def _face_plane(solid: ti.template(), row, face, p):  # in:
 
 
 @ti.func
-def _face_share_hint(solid: ti.template(), own_row, back, row0, p, best_n, code, turn, own_first):  # in:
-    """:func:`classify_entry`'s share for a sphere whose closest feature stays the face of `code`, whose body
-    (solid rows from own_row) looks back along `back` (its frame) and may turn by `turn` [rad] against the solid's
-    faces within 10° of its normal best_n at p (the solid's frame): IDLE, the code, or GENERAL.
+def _face_distance(solid: ti.template(), row, face, p):  # in:
+    """The distance [m] of p (body frame, from the centre of mass [m]) to face `face` of the part whose header is row
+    `row` (:func:`_face_margin`'s numbering), the face with its rim, and the unit normal (body frame) from its
+    closest point towards p: its plane's distance and normal (:func:`_face_plane`) where p lies over the face, else
+    to the closest point of its rim. The solid's distance wherever p's closest point on the solid lies in that face
+    or on its rim (:func:`_closed_face`). A prism's two slab faces are taken as planes (the search names them only
+    over their inside).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
-    hint = GENERAL
-    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
-    loose = FACE_COS * ti.sqrt(1.0 - turn * turn) - sin_face * turn  # ≤ cos(10° + turn)
-    tight = FACE_COS + sin_face * turn  # ≥ cos(10° − turn)
-    _a, sure, _l, _m, _c = scan_faces(solid, own_row, back, back, tight)
-    _a2, _c2, own_least, own_most, _k2 = scan_faces(solid, own_row, back, back, loose)
-    _a3, _c3, least, most, _k3 = scan_faces(solid, row0, p, best_n, FACE_COS)
-    if sure > 0:
-        if own_first == 1:
-            if own_least > most * (1.0 + SAME_AREA):
-                hint = IDLE
-            elif own_most <= least * (1.0 + SAME_AREA):
-                hint = code
+    dist, normal = _face_plane(solid, row, face, p)
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    o = solid[row + 1]
+    x = p - ti.Vector([o[0], o[1], o[2]])
+    half = hdr[2]
+    prism = ti.cast(hdr[0], ti.i32) == PRISM
+    k = face
+    rim = 0.0  # a frustum: its face's radius [m]
+    if not prism:
+        k = 2 * face  # the meridian edge: base 0, top 2
+        rim = _vertex(solid, row + 2, 1 + face)[0]
+    if face < n:  # (a prism's slab faces are n, n + 1)
+        over = True
+        q = ti.Vector([x[0], x[2]])
+        a = _vertex(solid, row + 2, k)
+        e = _vertex(solid, row + 2, (k + 1) % n) - a
+        if prism:
+            u = (q - a).dot(e)
+            over = u >= 0.0 and u <= e.dot(e) and ti.abs(x[1]) <= half
         else:
-            if own_least >= most * (1.0 - SAME_AREA):
+            over = x[0] * x[0] + x[1] * x[1] <= rim * rim
+        if not over:  # the closest point of the rim: the edge's in the polygon's (the meridian) plane
+            radial = ti.Vector([1.0, 0.0])
+            if not prism:
+                rho = ti.sqrt(x[0] * x[0] + x[1] * x[1])
+                radial = ti.Vector([x[0], x[1]]) / rho
+                q = ti.Vector([rho, x[2]])
+            t = ti.min(ti.max((q - a).dot(e) / e.dot(e), 0.0), 1.0)
+            c = a + t * e
+            if prism:  # as _part_distance
+                d = x - ti.Vector([c[0], ti.min(ti.max(x[1], -half), half), c[1]])
+                dist = d.norm()
+                if dist > 0.0:
+                    normal = d / dist
+            else:
+                d2 = q - c
+                dist = d2.norm()
+                if dist > 0.0:
+                    n2 = d2 / dist
+                    normal = ti.Vector([n2[0] * radial[0], n2[0] * radial[1], n2[1]])
+    return dist, normal
+
+
+@ti.func
+def _face_bounds(s, turn):
+    """For a contact normal that turns by less than ψ (sin ψ = s) in the solid's frame and less than ψ + `turn`
+    [rad] in the sphere's body's: cos(10° + ψ), its bound for the sphere's body, and bounds of cos(10° − ψ) and of
+    cos(10° − ψ − turn), 2 where that angle may be ≤ 0 (dem.model.contact_solid._face_bounds is the host's). A face
+    whose normal lies within the first (the third) angle of the normal now may (surely does) meet it within 10°
+    till the next search."""
+    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
+    c = ti.sqrt(1.0 - s * s)
+    loose = FACE_COS * c - sin_face * s
+    loose_own = loose * ti.sqrt(1.0 - turn * turn) - (sin_face * c + FACE_COS * s) * turn
+    both = ti.min(s + turn, 1.0)
+    tight = 2.0
+    if s < sin_face:
+        tight = FACE_COS * c + sin_face * s
+    tight_own = 2.0
+    if both < sin_face:
+        tight_own = FACE_COS * ti.sqrt(1.0 - both * both) + sin_face * both
+    return loose, loose_own, tight, tight_own
+
+
+@ti.func
+def _steady_share(solid: ti.template(), own_row, back, row0, p, best_n, s, turn, own_first):  # in:
+    """:func:`classify_entry`'s share for a sphere whose body (solid rows from own_row) looks back along `back` (its
+    frame) against the solid's faces about its normal best_n at p (the solid's frame), the normal turning by less
+    than ψ (sin ψ = s) in the solid's frame and ψ + turn [rad] in the sphere's body's till the next search: IDLE
+    (the share stays 0), CARRY (it stays 1) or GENERAL. It stays so when a face of each body surely meets the
+    normal within 10° and every face that may meet it compares alike (sphere_side_share): the sphere's body's all
+    larger (IDLE) or all smaller (CARRY) than the solid's, of one size as the first body's (own_first) decides.
+    dem.model.contact_solid.steady_share is the host's.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    loose, loose_own, tight, tight_own = _face_bounds(s, turn)
+    found = ti.Vector([0.0, 0.0, 0.0, 0.0, 0.0, 0.0])  # faces surely within 10°, least and largest area: solid, own
+    for k in range(4):  # one call site: the solid's faces surely and maybe met, then the sphere's body's
+        row, q, d, limit = row0, p, best_n, tight
+        if k == 1:
+            limit = loose
+        elif k >= 2:
+            row, q, d, limit = own_row, back, back, tight_own
+            if k == 3:
+                limit = loose_own
+        _a, count, least, most, _c = scan_faces(solid, row, q, d, limit)
+        if k % 2 == 0:
+            found[3 * (k // 2)] = ti.cast(count, float)
+        else:
+            found[3 * (k // 2) + 1] = least
+            found[3 * (k // 2) + 2] = most
+    hint = GENERAL
+    if found[0] > 0.0 and found[3] > 0.0:
+        if own_first == 1:
+            if found[4] > found[2] * (1.0 + SAME_AREA):
                 hint = IDLE
-            elif own_most < least * (1.0 - SAME_AREA):
-                hint = code
+            elif found[5] <= found[1] * (1.0 + SAME_AREA):
+                hint = CARRY
+        else:
+            if found[4] >= found[2] * (1.0 - SAME_AREA):
+                hint = IDLE
+            elif found[5] < found[1] * (1.0 - SAME_AREA):
+                hint = CARRY
     return hint
 
 
@@ -290,11 +381,7 @@ def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn): 
     In/out — in solid: the model's solid rows (md.solid).
     """
     hint = GENERAL
-    sin_face = ti.sqrt(1.0 - FACE_COS * FACE_COS)
-    c = ti.sqrt(1.0 - s * s)
-    cos_solid = FACE_COS * c - sin_face * s  # cos(10° + ψ)
-    sin_solid = sin_face * c + FACE_COS * s
-    cos_own = cos_solid * ti.sqrt(1.0 - turn * turn) - sin_solid * turn  # ≤ cos(10° + ψ + turn)
+    cos_solid, cos_own, _t, _to = _face_bounds(s, turn)
     _a, n_solid, _l, _m, f_solid = scan_faces(solid, row0, p, best_n, cos_solid)
     _a2, n_own, _l2, _m2, f_own = scan_faces(solid, own_row, back, back, cos_own)
     if n_solid == 0:
@@ -307,28 +394,75 @@ def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn): 
 
 
 @ti.func
+def _closed_face(solid: ti.template(), row, p, reach):  # in:
+    """The index (:func:`_face_margin`'s numbering) of the flat face of the part whose header is row `row` on which,
+    or on whose rim, p's closest point of the part (body frame, from the centre of mass [m]) lies wherever p moves by
+    less than `reach` [m]; −1 where no face is sure to hold it. dem.model.contact_solid.ContactSolid.closed_face is
+    the host's.
+
+    Take the face F (normal n_F) whose plane p lies farthest beyond. A point beyond F's plane has its closest point
+    on F or its rim unless it lies in the region of a face G with n_G·n_F > 0 (an obtuse edge: a voussoir's
+    intrados, a tapering drum's top), which lies on G's side of the plane through their common edge along n_G:
+    so F holds it when p lies more than `reach` beyond F's plane and more than `reach` on F's side of each such
+    plane (a prism: in its polygon's plane; a frustum: in p's meridian plane, p ↦ (ρ, z) being 1-Lipschitz).
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    o = solid[row + 1]
+    x = p - ti.Vector([o[0], o[1], o[2]])
+    q = ti.Vector([x[0], x[2]])
+    edges = n
+    if ti.cast(hdr[0], ti.i32) != PRISM:
+        q = ti.Vector([ti.sqrt(x[0] * x[0] + x[1] * x[1]), x[2]])
+        edges = n - 1
+    smax, k = _edge_max(solid, row + 2, edges, q)
+    ok = smax > reach
+    nk = _edge_normal(solid, row + 2, k)
+    prev = (k + n - 1) % n
+    nxt = (k + 1) % n
+    n_prev = _edge_normal(solid, row + 2, prev)
+    n_next = _edge_normal(solid, row + 2, nxt)
+    if n_prev.dot(nk) > 0.0 and (q - _vertex(solid, row + 2, k)).dot(ti.Vector([-n_prev[1], n_prev[0]])) <= reach:
+        ok = False
+    if n_next.dot(nk) > 0.0 and -(q - _vertex(solid, row + 2, nxt)).dot(ti.Vector([-n_next[1], n_next[0]])) <= reach:
+        ok = False
+    face = -1
+    if ok:
+        face = k
+        if ti.cast(hdr[0], ti.i32) != PRISM:
+            face = k // 2 if k != 1 else -1  # base, top; the mantle is no flat face
+    return face
+
+
+@ti.func
 def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, rot, row0, bound, own_first,  # in:
                    skin):
     """The pair search's hint for a sphere centred at x [m], of a body with attitude own_rot, solid rows from own_row
     (−1: none) and bounding radius own_bound [m], against the solid (rows from row0) of a body at pos [m], rot,
     bounding radius bound [m] (own_first: the sphere's body is the lower index), until the next search, while each
     body moves less than `skin` [m]: IDLE (its stiffness share, sphere_side_share, is 0 at every pose the two can
-    reach: the search leaves it out), a face code ≥ 0 (its closest feature stays one flat face F of the solid and
-    its share stays 1: the step measures the distance to F's plane only, :func:`sphere_solid` with the hint), a share
-    hint ≤ SHARE_HINT (the whole narrow phase, but at most one face of each body can meet the contact's normal
-    within 10°: the step tests those two, :func:`coded_face_area`, instead of scanning every face), or GENERAL.
+    reach: the search leaves it out), a face code ≥ 0 (its closest point on the solid stays in one flat face F or
+    on F's rim and its share stays 1: the step measures the distance to F alone, :func:`sphere_solid` with the
+    hint), a share hint ≤ SHARE_HINT (the whole narrow phase, but at most one face of each body can meet the
+    contact's normal within 10°: the step tests those two, :func:`coded_face_area`, instead of scanning every face),
+    or GENERAL.
 
     The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
-    own body's motion bound, and the solid's at the sphere's distance from its centre). F is kept when the centre
-    lies more than `reach` outside the solid, over F of its nearest part (the next part more than twice `reach`
-    farther), more than `reach` inside F's boundary: then F stays the closest feature and the normal F's. Its share:
-    the faces of the sphere's body that can look back along −n within 10° after a turn of skin ÷ bound (a bound on
-    either body's rotation), one of them surely, against the solid's faces within 10° of F's normal: all at least
-    their size (larger, for the first body), IDLE; all smaller (at most their size, for the first body), the code.
-    Else, with the centre more than `reach` outside its nearest part (the next more than twice that farther), the
-    normal turns less than ψ (sin ψ = reach ÷ distance) in the solid's frame and less than ψ + the turn in the
-    sphere's body's: if at most one face of each lies within 10° + ψ (+ the turn) of it now, the share hint names
-    the two (code 0: none). dem.model.contact_solid.classify_entries is the host's.
+    own body's motion bound, and the solid's at the sphere's distance from its centre), and either body turns less
+    than turn = skin ÷ bound (the smaller bound). With the centre more than `reach` outside its nearest part (the
+    next part more than twice `reach` farther):
+    - over a face F, more than `reach` inside F's boundary, the closest feature stays F and the normal F's (ψ = 0);
+      else the normal turns by less than ψ, sin ψ = reach ÷ distance, in the solid's frame (p − its closest point on
+      a convex part is 1-Lipschitz in p), and the closest point may stay on F or its rim (:func:`_closed_face`);
+    - the share: the faces of the sphere's body that can look back along −n within 10° after a turn of ψ + turn,
+      one of them surely, against the solid's faces within 10° of the normal after ψ, one surely: all larger
+      (larger or the same, for the second body), IDLE; all smaller (smaller or the same, for the first body), the
+      share stays 1 and with F the hint is F's code (:func:`_steady_share`);
+    - else, if at most one face of each lies within 10° + ψ (+ the turn) of the normal now, the share hint names the
+      two (code 0: none).
+    dem.model.contact_solid.classify_entries is the host's.
 
     In/out — in solid: the model's solid rows (md.solid).
     """
@@ -354,14 +488,23 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
     if best > reach and second - best > 2.0 * reach:
         margin, face = _face_margin(solid, best_row, p)
-        code = (best_row - row0) * FACE_CODE + face
-        if margin > reach:
-            if own_row < 0:  # the share is 1 whatever the faces
+        s = 0.0  # over F, inside its rim: the normal stays F's
+        if margin <= reach:
+            s = reach / best
+            face = _closed_face(solid, best_row, p, reach)
+        code = GENERAL
+        if face >= 0:
+            code = (best_row - row0) * FACE_CODE + face
+        if own_row < 0:  # the share is 1 whatever the faces
+            hint = code
+        elif turn < MAX_TURN:
+            steady = _steady_share(solid, own_row, back, row0, p, best_n, s, turn, own_first)
+            if steady == IDLE:
+                hint = IDLE
+            elif steady == CARRY and code >= 0:
                 hint = code
-            elif turn < MAX_TURN:
-                hint = _face_share_hint(solid, own_row, back, row0, p, best_n, code, turn, own_first)
-    if hint == GENERAL and own_row >= 0 and best > reach and second - best > 2.0 * reach and turn < MAX_TURN:
-        hint = _share_hint(solid, own_row, back, row0, p, best_n, reach / best, turn)
+            else:
+                hint = _share_hint(solid, own_row, back, row0, p, best_n, reach / best, turn)
     return hint
 
 
@@ -388,8 +531,8 @@ def distance_to_solid(solid: ti.template(), x, pos, rot, row0):  # in:
 def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
     """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
     ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
-    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest feature stays that flat face) the
-    distance is the face plane's, else the solid's (:func:`solid_distance`).
+    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest point on the solid stays in that flat
+    face or on its rim) the distance is that face's (:func:`_face_distance`), else the solid's (:func:`solid_distance`).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
@@ -397,7 +540,7 @@ def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
     dist = 0.0
     n_body = ti.Vector([0.0, 0.0, 1.0])
     if hint >= 0:
-        dist, n_body = _face_plane(solid, row0 + hint // FACE_CODE, hint % FACE_CODE, p)
+        dist, n_body = _face_distance(solid, row0 + hint // FACE_CODE, hint % FACE_CODE, p)
     else:
         dist, n_body = solid_distance(solid, row0, p)
     g = CG.ContactGeometry(touching=0)

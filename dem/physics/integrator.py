@@ -173,7 +173,7 @@ def wake_if_unbalanced(md: ti.template(), c, gravity, walls_moving,  # in:
 
 
 @ti.func
-def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving,  # in:
+def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving, frame_vel,  # in:
                     st: ti.template()):  # out:
     """Advance clump c by one step, or let it sleep (after :func:`wake_if_unbalanced`); returns a ``ClumpMove``
     with what the history row and the energy ledger need (work terms: body, boundary — constraints and moving walls
@@ -186,7 +186,7 @@ def integrate_clump(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps,
     if LY.asleep(st, c):
         mv = _sleeping_step(c, st)
     else:
-        mv = _awake_step(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, st)
+        mv = _awake_step(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, frame_vel, st)
     return mv
 
 
@@ -237,7 +237,7 @@ def _quiet_steps(mon, v0, w0, v1, w1, radius, gravity, dt, sleep_speed, walls_mo
 
 
 @ti.func
-def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving,  # in:
+def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, walls_moving, frame_vel,  # in:
                 st: ti.template()):  # out:
     """Clump c awake: one step of the law of motion (module docstring); returns its ``ClumpMove``. The solve and
     the work terms stay in this one function: split into functions of their own they moved the pier-deck
@@ -345,9 +345,11 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
     du = u1 - u0  # kept for the other bodies' dashpots at the next step (damping_layout.py)
     st.damp_other[c] = ti.Vector([0.0] * 6 + [du[i] for i in ti.static(range(6))])
     mon = st.monitor[c]
-    moved = (v1.norm() + w1.norm() * prm[LY.CP_RADIUS]) * dt  # bound on any hull point's motion this step
-    mon[LY.MON_WALL_MOTION] += moved  # since the last wall-candidate rebuild
-    mon[LY.MON_PAIR_MOTION] += moved  # since the last body-pair search
+    turned = w1.norm() * prm[LY.CP_RADIUS]
+    mon[LY.MON_WALL_MOTION] += (v1.norm() + turned) * dt  # bound on any hull point's motion since the last rebuild
+    # the same in a frame that translates at frame_vel, the same for every body of the world (since the last
+    # body-pair search): how far two bodies come closer is frame-free
+    mon[LY.MON_PAIR_MOTION] += ((v1 - frame_vel).norm() + turned) * dt
     mon = _quiet_steps(mon, v0, w0, v1, w1, prm[LY.CP_RADIUS], gravity, dt, sleep_speed, walls_moving)
     # kinetic energy at t_n and the contact force with the dashpots (the history row's; cheap beside the solve)
     k0 = 0.5 * u0.dot(mat_vec(mass6, u0))

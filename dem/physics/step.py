@@ -30,7 +30,7 @@ from . import ledger as L
 from . import pair_contact as PC
 from . import wall_contact as WC
 from .history_rows import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
-from .integrator import integrate_clump, move_wall, wake_if_unbalanced
+from .integrator import integrate_clump, move_wall, wake_if_unbalanced, wall_velocity
 from .interface_stiffness import clear_sums, wall_stiffness
 from .pair_contact import pair_contacts
 from .pair_geometry_pass import pair_geometry_pass
@@ -190,11 +190,14 @@ def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep
     shared = ti.static(bd > 1)
     w = wd.index
     walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
+    frame_vel = ti.Vector([0.0, 0.0, 0.0])  # the body-pair motion's frame: the first wall's (a base that shakes)
+    if walls_moving == 1 and wd.n_wall > 0:  # (then every body is awake)
+        frame_vel = wall_velocity(md, wd.wall0, t + 0.5 * dt)
     for k in range((wd.n_clump - lane + bd - 1) // bd):
         c = wd.clump0 + lane + k * bd
         if walls_moving == 1 or observed:
             wake_if_unbalanced(md, c, gravity, walls_moving, st)
-        mv = integrate_clump(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, st)
+        mv = integrate_clump(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, frame_vel, st)
         R.clump_ledger(w, mv, shared, dg)
         if observed:  # the history stage
             R.clump_record(w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, shared, st, dg)

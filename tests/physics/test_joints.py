@@ -86,6 +86,68 @@ def test_solid_distance_on_the_device_is_the_hosts(ti_cpu):
     assert dem is not None
 
 
+REACH = 0.06
+"""[m] how far a point named for a face may move (the search's reach: a body's motion bound till the next search)."""
+
+
+def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_names_that_face(ti_cpu):
+    """A sphere near the edge of another body's face gets that face as its hint when its closest point on the solid
+    can only lie on the face or its rim till the next search (dem.model.contact_solid.ContactSolid.closed_face): the
+    step then measures the distance to the face with its rim (physics/contact_solid.py, ``_face_distance``). Random
+    points around a box, a voussoir-like prism and an octagonal one (obtuse edges: a point beside one may be nearer
+    the next face), a drum
+    that tapers upward and one that widens (the first's top rim obtuse, the second's base rim): wherever the host names a face, the
+    kernel's distance to it, wherever the point moves by less than the reach it was named for, equals the host's
+    distance to the solid there, normals too; and many of those points lie beyond the face's rim, not over it."""
+    dem = ti_cpu
+    from dem.device.kernel_lang import ti
+    from dem.model.clump import Box
+    from dem.model.contact_solid import contact_solid, device_rows
+    from dem.model.solids import Frustum, Prism
+    from dem.physics.contact_solid import _face_distance
+
+    shapes = [contact_solid(Box((0.4, 0.3, 0.2))),
+              contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
+              contact_solid(Prism(tuple((0.3 * math.cos(a), 0.3 * math.sin(a)) for a in np.arange(8) * math.pi / 4),
+                                  0.2)),
+              contact_solid(Frustum(0.5, 0.3, 0.25)), contact_solid(Frustum(0.25, 0.3, 0.5))]
+    rng = np.random.default_rng(11)
+    center = np.array([0.01, -0.02, 0.03])
+    beyond_rim = 0
+    for solid in shapes:
+        pts = rng.uniform(-0.7, 0.7, (20000, 3))
+        parts = np.zeros(len(pts), np.int64)
+        face = solid.closed_face(pts, parts, np.full(len(pts), REACH))
+        margin, _f = solid.face_margin(pts, parts)
+        sel = np.flatnonzero(face >= 0)
+        beyond_rim += int(np.sum(margin[sel] <= 0.0))
+        step = rng.normal(size=(len(sel), 3))  # each named point moved by less than the reach, anywhere
+        moved = pts[sel] + step * (REACH * rng.uniform(0.0, 1.0, len(sel)) / np.linalg.norm(step, axis=1))[:, None]
+        d_host, n_host = solid.signed_distance(moved)
+        rows = device_rows(solid, center)
+        arr = ti.ndarray(ti.types.vector(4, ti.f64), len(rows))
+        arr.from_numpy(rows)
+        p_dev = ti.ndarray(ti.types.vector(3, ti.f64), len(sel))
+        p_dev.from_numpy(moved - center)
+        f_dev = ti.ndarray(ti.i32, len(sel))
+        f_dev.from_numpy(face[sel].astype(np.int32))
+        out = ti.ndarray(ti.types.vector(4, ti.f64), len(sel))
+
+        @ti.kernel
+        def k(solid: ti.types.ndarray(), p: ti.types.ndarray(), f: ti.types.ndarray(), o: ti.types.ndarray()):
+            for q in range(p.shape[0]):
+                dd, nn = _face_distance(solid, 1, f[q], p[q])  # row 1: the one part's header
+                o[q] = ti.Vector([dd, nn[0], nn[1], nn[2]])
+
+        k(arr, p_dev, f_dev, out)
+        got = out.to_numpy()
+        assert len(sel) > 200
+        assert np.max(np.abs(got[:, 0] - d_host)) < 1e-13
+        assert np.max(np.abs(got[:, 1:] - n_host)) < 1e-9
+    assert beyond_rim > 500
+    assert dem is not None
+
+
 # ------------------------------------------------------------------ stacks of boxes through their solids
 def _model(dem, blocks, *, mu=0.8, motion=None, joints="solid", densities=None, E=5e9):
     """Boxes (width along x, height, thickness along y, sphere radius [m]) stacked bottom to top on a 4 m table
@@ -164,6 +226,24 @@ NARROW_ON_WIDE = [(0.8, 0.2, 0.4, 0.04), (0.2, 0.6, 0.2, 0.02)]
 WIDE_OVER_NARROW = [(0.2, 0.1, 0.6, 0.02), (0.5, 0.6, 0.3, 0.04)]
 """A block 0.5 m wide on a pedestal 0.2 m wide, heavy (20,000 kg/m³) and squat so that the pedestal stands while
 the block rocks: the pivot is the pedestal's edge (b = 0.1 m), under the block's own lattice."""
+
+
+def test_a_stack_carried_by_its_table_is_not_searched_again(ti_cpu):
+    """The body-pair list is searched again when two bodies may have come a skin closer. Their motion is measured in
+    a frame that moves with the world's first wall, the base (integrator.py, MON_PAIR_MOTION): how far two bodies
+    come closer does not depend on the frame, so a stack that the table carries along as one need no new search,
+    however far it goes. The three-block stack under a table accelerating at 0.05 g (below every joint's uplift
+    and slip) travels more than ten pair skins and is searched at most twice, its joints still shut."""
+    dem = ti_cpu
+    model, _asm = _model(dem, STACK, motion=_held(0.05 * G, ramp=0.1, t_end=0.6))
+    sim = dem.Simulation(model, dt=_dt(model), history_every=50, sleep=False)
+    x0 = sim.state.pos.to_numpy().copy()
+    rows = sim.advance(int(0.45 / sim.dt))
+    travel = sim.state.pos.to_numpy()[:, 0] - x0[:, 0]
+    assert np.min(travel) > 10 * float(sim.pair_skins[0])
+    assert np.ptp(travel) < 0.1 * float(sim.pair_skins[0])  # carried as one (the joints' elastic shear: 7 µm)
+    assert sim.pair_rebuilds <= 2
+    assert np.max(np.abs(_tilt_y(rows, sim.layout, 2))) < 1e-3  # [rad]: the top block stays seated
 
 
 @pytest.mark.parametrize("blocks, densities", [(NARROW_ON_WIDE, [20000.0, 2500.0]),
