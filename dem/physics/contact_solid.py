@@ -531,8 +531,9 @@ def distance_to_solid(solid: ti.template(), x, pos, rot, row0):  # in:
 def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
     """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
     ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
-    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest point on the solid stays in that flat
-    face or on its rim) the distance is that face's (:func:`_face_distance`), else the solid's (:func:`solid_distance`).
+    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest point on the solid stays in that
+    flat face or on its rim) the distance is that face's (:func:`_face_distance`), else the solid's
+    (:func:`solid_distance`).
 
     In/out — in solid: the model's solid rows (md.solid).
     """

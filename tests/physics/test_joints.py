@@ -95,10 +95,10 @@ def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_nam
     can only lie on the face or its rim till the next search (dem.model.contact_solid.ContactSolid.closed_face): the
     step then measures the distance to the face with its rim (physics/contact_solid.py, ``_face_distance``). Random
     points around a box, a voussoir-like prism and an octagonal one (obtuse edges: a point beside one may be nearer
-    the next face), a drum
-    that tapers upward and one that widens (the first's top rim obtuse, the second's base rim): wherever the host names a face, the
-    kernel's distance to it, wherever the point moves by less than the reach it was named for, equals the host's
-    distance to the solid there, normals too; and many of those points lie beyond the face's rim, not over it."""
+    the next face), a drum that tapers upward and one that widens (the first's top rim obtuse, the second's base
+    rim): wherever the host names a face, the kernel's distance to it, wherever the point moves by less than the
+    reach it was named for, equals the host's distance to the solid there, normals too; and many of those points lie
+    beyond the face's rim, not over it."""
     dem = ti_cpu
     from dem.device.kernel_lang import ti
     from dem.model.clump import Box
