@@ -46,6 +46,10 @@ class ContactArrays:
         self.pair_capacity = 0
         self.pairs = self.pair_hist = None
         self.ensure_pair_capacity(1024 if any(m.clump_count > 1 for m in dm.models) else 1)
+        # the body-pair lists' skins [m] (the kernels read world_param's copy) and the step of each world's last
+        # search: host values that change as a run goes (dem.physics.simulation, the adaptive pair skin), kept here
+        # so that checkpoints carry them
+        self.pair_skin_start = dm.world_param_np[:, LY.WP_PAIR_SKIN].copy()
         self.reset()
 
     def ensure_pair_capacity(self, n: int) -> bool:
@@ -80,6 +84,8 @@ class ContactArrays:
         self.counts.fill(0)
         self.pairs.fill(0)
         self.pair_hist.fill(0.0)
+        self.pair_skin_now = self.pair_skin_start.copy()
+        self.pair_search_step = np.zeros(self.world_count, np.int64)
 
     def pair_region(self, w: int, half: int = 0) -> slice:
         """Rows of world w's pair list `half` in ``pairs`` / ``pair_hist``."""

@@ -52,10 +52,18 @@ from .step_blocks import block_world_steps
 # 2.5 mm skin) at the price of more rebuilds, which the cluster test keeps cheap. Measured on the Peña
 # block while rocking: skin 2.5 mm 50 µs/step, 0.5 mm 24 µs/step, 0.2 mm 14 µs/step.
 SKIN_RADII = 0.04
-# Default skin of the body-pair list in smallest radii: a search costs a pause of the world's step loop
-# (serial path) or a block-wide search (block path); a wider skin than the walls' (SKIN_RADII) makes them
-# rarer.
+# Default skin of the body-pair list in smallest radii on the block path: a search costs a block-wide search;
+# a wider skin than the walls' (SKIN_RADII) makes them rarer.
 PAIR_SKIN_RADII = 0.25
+# The serial path's default pair skin adapts, in smallest radii between these bounds, starting at the least: a
+# host search costs a pause of the world's step loop (a hundred steps or more of a structure of many blocks),
+# a thin skin makes each step cheaper (fewer entries; near a joint's edge the search can name the face or leave
+# the entry out: docs/joints.md, "Cost"). At a search that comes fewer than PAIR_SEARCH_GROW steps after the
+# world's last the skin doubles; more than PAIR_SEARCH_SHRINK steps after, it halves. Deterministic: it depends on
+# the step counts alone, and checkpoints carry it (ContactArrays.pair_skin_now).
+PAIR_SKIN_RANGE_RADII = (0.1, 1.0)
+PAIR_SEARCH_GROW = 400
+PAIR_SEARCH_SHRINK = 4000
 # The history buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
 # MAX_HISTORY_ROWS; a launch runs until a world's rows are full.
 HISTORY_BUFFER_BYTES = 256 * 2**20
@@ -165,7 +173,9 @@ class Simulation:
             still read) with a DeprecationWarning.
         skin: Verlet skin of the wall candidate list [m] (default: SKIN_RADII × each world's smallest hull
             radius).
-        pair_skin: skin of the body-pair list [m] (default: PAIR_SKIN_RADII × each world's smallest hull radius).
+        pair_skin: skin of the body-pair list [m], fixed (default: on the serial path one that adapts to how often
+            the bodies call for a search, PAIR_SKIN_RANGE_RADII × each world's smallest hull radius; on the block
+            path PAIR_SKIN_RADII × it).
         parallel: use the block path (default: serial on CPU, block path elsewhere).
         capacity: rows per world of the device history buffer (default: as many as fit in
             HISTORY_BUFFER_BYTES, at most MAX_HISTORY_ROWS; rows are fetched to the host when a world's are full).
@@ -192,18 +202,22 @@ class Simulation:
         self.skins = np.full(self.world_count, float(skin)) if skin is not None else SKIN_RADII * min_r
         if not np.all(self.skins > 0):
             raise ValueError(f"skin must be > 0 [m], got {skin}")
-        pair = np.full(self.world_count, float(pair_skin)) if pair_skin is not None else PAIR_SKIN_RADII * min_r
+        self.parallel = (not runtime.is_serial_backend()) if parallel is None else bool(parallel)
+        self.adaptive_pair_skin = pair_skin is None and not self.parallel
+        lo, hi = PAIR_SKIN_RANGE_RADII
+        self._pair_skin_range = (lo * min_r, hi * min_r)
+        pair = np.full(self.world_count, float(pair_skin)) if pair_skin is not None else \
+            (lo if self.adaptive_pair_skin else PAIR_SKIN_RADII) * min_r
         if not np.all(pair > 0):
             raise ValueError(f"pair_skin must be > 0 [m], got {pair_skin}")
-        self.pair_skins = np.where([m.clump_count > 1 for m in models], pair, 0.0)
-        self.parallel = (not runtime.is_serial_backend()) if parallel is None else bool(parallel)
+        pair_skins = np.where([m.clump_count > 1 for m in models], pair, 0.0)
         self.implicit_damping = bool(implicit_damping)
         self.sleep_speed = float(sleep_speed) if sleep else 0.0
         self.sleep_steps = int(sleep_steps)
         self.block_dim = int(block_dim) if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
         if self.block_dim < 1 or (runtime.is_serial_backend() and self.block_dim != 1):
             raise ValueError(f"block_dim must be 1 on the CPU backend and >= 1 elsewhere, got {block_dim}")
-        self.device_model = DeviceModel(models, skins=self.skins, pair_skins=self.pair_skins,
+        self.device_model = DeviceModel(models, skins=self.skins, pair_skins=pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)
         self.contacts = ContactArrays(self.device_model)
@@ -232,6 +246,11 @@ class Simulation:
         return self.layouts[0]
 
     @property
+    def pair_skins(self) -> np.ndarray:
+        """Each world's body-pair skin now [m] (0: a world of one body), shape (W,)."""
+        return self.contacts.pair_skin_now
+
+    @property
     def pair_rebuilds(self) -> int:
         """Body-pair searches so far, host and device (summed over the worlds)."""
         return int(self.contacts.counters()[:, LY.CT_PAIR_SEARCHES].sum())
@@ -257,6 +276,7 @@ class Simulation:
     def reset(self):
         self.state.reset()
         self.contacts.reset()
+        self.device_model.set_world_params(LY.WP_PAIR_SKIN, self.contacts.pair_skin_now)
         self.invalidate_neighbours()
         self.diag.reset()
         self.rebuild_pairs(np.arange(self.world_count))
@@ -269,16 +289,35 @@ class Simulation:
         counts[:, LY.CT_FORCE_REBUILD] = 1
         self.contacts.counts.from_numpy(counts)
 
-    def rebuild_pairs(self, worlds=None) -> None:
+    def rebuild_pairs(self, worlds=None, at=None) -> None:
         """Host broad phase between bodies (pair_search.py) for the given worlds (default: all): new candidate
-        pairs with their carried-over shear history, motion bounds reset, stepping resumed."""
+        pairs with their carried-over shear history, motion bounds reset, stepping resumed. `at`: each world's
+        step now (the stepping loop's searches: the adaptive pair skin follows how often they come)."""
         worlds = range(self.world_count) if worlds is None else np.atleast_1d(worlds)
         worlds = [int(w) for w in worlds if self.models[int(w)].clump_count > 1]
         if not worlds:
             return
         t0 = time.perf_counter()
+        if at is not None and self.adaptive_pair_skin:
+            self._adapt_pair_skins(worlds, np.atleast_1d(at))
         self._rebuild_pairs(worlds)
         self.pair_search_s += time.perf_counter() - t0
+
+    def _adapt_pair_skins(self, worlds: list[int], at: np.ndarray) -> None:
+        """The adaptive pair skin (PAIR_SKIN_RANGE_RADII): doubled for a world whose search comes fewer than
+        PAIR_SEARCH_GROW steps after its last, halved after more than PAIR_SEARCH_SHRINK, within its range."""
+        c = self.contacts
+        lo, hi = self._pair_skin_range
+        before = c.pair_skin_now.copy()
+        for w in worlds:
+            since = int(at[w]) - int(c.pair_search_step[w])
+            if since < PAIR_SEARCH_GROW:
+                c.pair_skin_now[w] = min(2.0 * c.pair_skin_now[w], hi[w])
+            elif since > PAIR_SEARCH_SHRINK:
+                c.pair_skin_now[w] = max(0.5 * c.pair_skin_now[w], lo[w])
+            c.pair_search_step[w] = int(at[w])
+        if not np.array_equal(before, c.pair_skin_now):
+            self.device_model.set_world_params(LY.WP_PAIR_SKIN, c.pair_skin_now)
 
     def _rebuild_pairs(self, worlds: list[int]) -> None:
         """:meth:`rebuild_pairs` of the given worlds (each has two bodies or more)."""
@@ -478,7 +517,7 @@ class Simulation:
             # serial path: worlds stopped for a host pair search; block path: pair lists that overflowed
             stopped = np.flatnonzero((counts[:, LY.CT_PAIR_STOP] != 0) | (counts[:, LY.CT_OVERFLOW] != 0))
             if len(stopped):
-                self.rebuild_pairs(stopped)
+                self.rebuild_pairs(stopped, at=n0 + done_total)
         for w in np.flatnonzero(skip):
             out[w].append(self._repeat_rows(n0, n_steps, last_rows[w]))
         self._set_step(n0 + n_steps)
@@ -495,6 +534,7 @@ class Simulation:
     def restore_arrays(self, saved: dict) -> None:
         """Put back what :meth:`checkpoint_arrays` returned; arrays that had grown are re-created."""
         scatter(self, saved)
+        self.device_model.set_world_params(LY.WP_PAIR_SKIN, self.contacts.pair_skin_now)
         self._pack_cache = None
 
 

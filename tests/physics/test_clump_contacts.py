@@ -142,7 +142,7 @@ def test_block_on_block_slides_beyond_mu_g(ti_cpu, accel_g, slides):
 
 def test_pair_list_and_history_survive_rebuilds(ti_cpu):
     """Changing the pair skin changes how often the host rebuilds the pair list, not the result: the
-    shear history of every pair still in contact is carried over, so the runs agree to the last bit."""
+    shear history of every pair still in contact is carried over, so the runs agree to round-off (SKIN_AGREE)."""
     from dem.model.walls import WallMotion as WM
     from dem.physics.history_rows import G_REB
 
@@ -155,7 +155,17 @@ def test_pair_list_and_history_survive_rebuilds(ti_cpu):
         out[skin] = (sim.advance(50_000), sim.pair_rebuilds)
     assert out[2e-4][1] > out[2e-3][1] >= 1
     keep = np.arange(out[2e-4][0].shape[1]) != G_REB
-    assert np.array_equal(out[2e-4][0][:, keep], out[2e-3][0][:, keep])
+    a, b = out[2e-4][0][:, keep], out[2e-3][0][:, keep]
+    assert np.all(np.abs(a - b) <= SKIN_AGREE * np.maximum(np.max(np.abs(b), axis=0), 1e-4))
+
+
+SKIN_AGREE = 1e-9
+"""[-] of each history column's largest value: the same contacts with the same histories; the thinner skin lets the
+search name a face for more of the entries near an edge (docs/joints.md, "Cost"), whose distance and normal it then
+takes from that face (its plane where the sphere lies over it) instead of the closest point of the whole solid: the
+same value in other last bits, grown over 50,000 steps (measured: ≤ 8.4e-11 of a column). Columns that are zero in
+exact arithmetic (the stack's motion out of its plane: largest values below 1e-13) are held to 1e-13 absolute
+(measured 1.1e-14)."""
 
 
 def test_bridge_scenes_short_runs(ti_cpu):

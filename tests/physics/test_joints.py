@@ -303,6 +303,39 @@ def _slider(dem, *, on_wall: bool, v0=0.6):
     return b.finalize(), c
 
 
+def test_the_pair_skin_grows_where_searches_come_often_and_a_checkpoint_carries_it(ti_cpu):
+    """The serial path's body-pair skin starts thin (fewer entries, more of them named for a face or left out) and
+    doubles when a search comes fewer than PAIR_SEARCH_GROW steps after the last (dem/physics/simulation.py): the cube
+    that slides 61 mm over the slab calls for searches all along, so its skin grows and it is searched less often
+    than at a fixed thin skin, with the same motion to round-off (FACE_AGREE: the same contacts, some measured
+    through another hint). The skin and the step of the last search are part of the state: a run restored from a
+    checkpoint taken halfway goes on to the bit."""
+    dem = ti_cpu
+    from dem.physics.history_rows import C_POS, C_VEL
+    from dem.physics.simulation import PAIR_SKIN_RANGE_RADII
+
+    model, cube = _slider(dem, on_wall=False)
+    dt = _dt(model)
+    sim = dem.Simulation(model, dt=dt, history_every=20, sleep=False, parallel=False)
+    start = float(sim.pair_skins[0])
+    assert start == pytest.approx(PAIR_SKIN_RANGE_RADII[0] * model.min_radius)
+    n = 20 * (int(0.15 / dt) // 40)
+    first = sim.advance(n)
+    saved = sim.checkpoint_arrays()
+    second = sim.advance(n)
+    assert sim.pair_skins[0] > start
+    again = dem.Simulation(model, dt=dt, history_every=20, sleep=False, parallel=False)
+    again.restore_arrays(saved)
+    assert np.array_equal(again.advance(n), second) and again.pair_skins[0] == sim.pair_skins[0]
+    fixed = dem.Simulation(model, dt=dt, history_every=20, sleep=False, parallel=False, pair_skin=start)
+    ref = fixed.advance(2 * n)
+    assert fixed.pair_rebuilds > 2 * sim.pair_rebuilds
+    rows = np.concatenate([first, second])
+    (x, v), (x0, v0) = ([sim.layout.clump(r, cube, col, 3) for col in (C_POS, C_VEL)] for r in (rows, ref))
+    assert np.max(np.abs(x - x0)) < FACE_AGREE * np.max(np.abs(x0))
+    assert np.max(np.abs(v - v0)) < FACE_AGREE * np.max(np.abs(v0))
+
+
 @pytest.mark.parametrize("on_wall", [True, False], ids=["on-a-wall", "on-a-body"])
 def test_a_block_slides_at_mu_g_over_a_long_slide(ti_cpu, on_wall):
     dem = ti_cpu
