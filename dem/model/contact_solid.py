@@ -22,6 +22,7 @@ The kernels compute the same (dem/physics/contact_solid.py) from the rows :func:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -56,7 +57,7 @@ class ConvexPart:
     half_thickness: float
     offset: np.ndarray
 
-    @property
+    @cached_property
     def bound(self) -> float:
         """Radius [m] of a sphere about the part's origin that holds it."""
         r2 = float(np.max(np.sum(self.vertices**2, axis=1)))
@@ -112,6 +113,11 @@ class ContactSolid:
         object.__setattr__(self, "face_codes", np.array(  # each face's code (FACE_CODE), in ``faces``' order
             [row * FACE_CODE + j for part, row in zip(self.parts, self.part_rows) for j in range(len(_faces(part)))],
             np.int64))
+        # solids of one geometry answer every query alike: the pair search asks them together (pair_search.py)
+        object.__setattr__(self, "key", b"".join(
+            np.asarray([part.kind, part.half_thickness, len(part.vertices)], float).tobytes()
+            + np.asarray(part.vertices, float).tobytes() + np.asarray(part.offset, float).tobytes()
+            for part in self.parts))
 
     def unique_face(self, directions, cos_limit: float) -> np.ndarray:
         """For each direction (n, 3): the code (FACE_CODE) of the one flat face whose outward normal lies within the
@@ -325,7 +331,7 @@ def _face_margin(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
-                     own_bound: float, bound: float, own_first: bool, skin: float) -> np.ndarray:
+                     own_bound, bound, own_first: bool, skin: float) -> np.ndarray:
     """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
     the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest point on the solid stays
     in that flat face or on its rim and its share stays 1: the step measures its distance to that face alone), a
@@ -333,18 +339,23 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
     [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
     the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
-    from the solid's body frame to the sphere's (rotᵀ own_rot); own_first: the sphere's body is the lower index.
+    from the solid's body frame to the sphere's (rotᵀ own_rot), (3, 3); own_first: the sphere's body is the lower
+    index. The bounds and to_own may also be given per entry ((n,) and (n, 3, 3)): entries of several body pairs
+    with the same two solids' geometry, classified in one call.
     The host's twin of dem/physics/contact_solid.py ``classify_entry`` (its docstring has the reasoning). Int (n,)."""
     out = np.full(len(points), GENERAL, np.int64)
     if len(points) == 0:
         return out
-    turn = skin / min(own_bound, bound)
+    turn = skin / np.minimum(own_bound, bound)
     best, which, normal, second = nearest
     reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
     ok = (best > reach) & (second - best > 2.0 * reach)
+    if own is not None:  # no share is bounded for bodies that may turn more (face codes need one of 1)
+        ok &= turn < MAX_TURN
     idx = np.flatnonzero(ok)
     if len(idx) == 0:
         return out
+    turn = np.broadcast_to(turn, len(points))[idx]
     margin, face = solid.face_margin(points[idx], which[idx])
     inner = margin > reach[idx]  # over one face, more than the reach inside its rim: the normal stays the face's
     edge = np.flatnonzero(~inner)  # else its closest point may leave the face
@@ -353,11 +364,10 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     if own is None:  # the share is 1 whatever the faces
         out[idx] = code
         return out
-    if turn >= MAX_TURN:
-        return out
     s = np.where(inner, 0.0, reach[idx] / best[idx])  # the sine of the normal's turn in the solid's frame
     n = normal[idx]
-    back = -n @ to_own  # the direction the sphere's body looks back along, its own frame
+    to_own = np.asarray(to_own, float)  # the direction the sphere's body looks back along, its own frame:
+    back = -n @ to_own if to_own.ndim == 2 else -np.einsum("ni,nij->nj", n, to_own[idx])
     steady = steady_share(own, solid, back, n, s, turn, own_first)
     out[idx[steady == IDLE]] = IDLE
     carry = (steady == CARRY) & (code >= 0)
@@ -366,7 +376,7 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     sel = idx[rest]
     if len(sel) == 0:
         return out
-    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], reach[sel] / best[sel], turn)
+    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], reach[sel] / best[sel], turn[rest])
     good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
     out[sel[good]] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
     return out

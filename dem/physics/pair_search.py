@@ -18,22 +18,36 @@ from scipy.spatial import cKDTree
 from ..model.contact_solid import GENERAL, IDLE, classify_entries
 
 
-def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
+def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies: np.ndarray | None = None) -> np.ndarray:
     """Candidate entries (p, q, hint) of the body-pair list within `skin` [m] of touching (pair_entry.py: hull
     spheres ≥ 0, a clump's solid −1 − clump; world-local; the hint: dem.model.contact_solid.classify_entries, GENERAL
-    for a sphere pair), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 3), int64."""
+    for a sphere pair), body(p) < body(q), sorted by (body(p), body(q), p, q). Shape (n, 3), int64. `bodies`: a mask
+    (clump_count,) of the bodies whose pairs are searched (the pairs of which one body is in it; default: all)."""
     solid = np.array([s is not None for s in model.contact_solids], bool)
     if not solid.any():
-        return _with_hints(_sphere_pairs(model, pos, rot, skin))
+        return _of_bodies(model, _with_hints(_sphere_pairs(model, pos, rot, skin)), bodies)
     spheres = np.zeros((0, 2), np.int64)
     if np.count_nonzero(~solid) >= 2:  # sphere pairs only between two bodies without a solid
         spheres = _sphere_pairs(model, pos, rot, skin)
         info = model.sph_info_np[:, 0].astype(np.int64)
         spheres = spheres[~(solid[info[spheres[:, 0]]] | solid[info[spheres[:, 1]]])]
-    out = np.concatenate([_with_hints(spheres), _solid_entries(model, pos, rot, skin)])
-    a, b = entry_bodies(model, out)
-    order = np.lexsort((out[:, 1], out[:, 0], b, a))
-    return out[order]
+    out = np.concatenate([_of_bodies(model, _with_hints(spheres), bodies),
+                          _solid_entries(model, pos, rot, skin, bodies)])
+    return sort_entries(model, out)
+
+
+def sort_entries(model, entries: np.ndarray) -> np.ndarray:
+    """The entries (n, ≥ 2) in the body-pair list's order: by (body(p), body(q), p, q)."""
+    a, b = entry_bodies(model, entries)
+    return entries[np.lexsort((entries[:, 1], entries[:, 0], b, a))]
+
+
+def _of_bodies(model, entries: np.ndarray, bodies: np.ndarray | None) -> np.ndarray:
+    """The entries (n, ≥ 2) of which a body is in the mask `bodies` (None: all)."""
+    if bodies is None:
+        return entries
+    a, b = entry_bodies(model, entries)
+    return entries[bodies[a] | bodies[b]]
 
 
 def _with_hints(pairs: np.ndarray) -> np.ndarray:
@@ -56,41 +70,67 @@ def entry_keys(model, entries: np.ndarray) -> np.ndarray:
     return side(entries[:, 0].astype(np.int64)) * n + side(entries[:, 1].astype(np.int64))
 
 
-def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
+def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies: np.ndarray | None) -> np.ndarray:
     """Entries (i, −1 − b, hint) and (−1 − a, j, hint) of hull spheres within `skin` of another body's solid, for
-    every two bodies a < b of which one has a solid and whose bounding spheres come within the skin, but for the idle
-    ones (classify_entries)."""
+    every two bodies a < b of which one has a solid (and one is in the mask `bodies`, if given) and whose bounding
+    spheres come within the skin, but for the idle ones (classify_entries). Each side (one body's spheres against
+    the other's solid) is brought into the solid's template frame on its own; the sides whose two solids have the
+    same geometry (ContactSolid.key: a wall's blocks, a column's drums of one size) are then measured and
+    classified together, a few large NumPy calls a search instead of some ten a side."""
     n = model.clump_count
     solids = model.contact_solids
     a, b = np.triu_indices(n, 1)
     near = np.linalg.norm(pos[a] - pos[b], axis=1) < model.bound_radius[a] + model.bound_radius[b] + skin
     has = np.array([s is not None for s in solids])
+    if bodies is not None:
+        near &= bodies[a] | bodies[b]
     a, b = a[near & (has[a] | has[b])], b[near & (has[a] | has[b])]
-    out = [np.zeros((0, 3), np.int64)]
     body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
+    cb, cr = model.cluster_body_np, model.cluster_range_np
+    first_cluster = np.searchsorted(cr[:, 2], np.arange(n + 1))
+    groups: dict = {}  # (solid's key, own solid's key, own first) -> the sides' spheres, in the solid's frame
     for x, y in zip(a, b):
         for sph, sol, first in ((x, y, True), (y, x, False)):  # sph's spheres against sol's solid
             if solids[sol] is None:
                 continue
-            idx = np.arange(model.hull_start[sph], model.hull_start[sph + 1])
+            centre = model.clumps[sol].mass_props.center
+            # only spheres within a part's bounding ball can come within the skin of it (d ≥ |x − o| − bound), and
+            # only spheres of clusters that are (|c − o| − R_c ≤ |x − o| − r for a sphere x, r of cluster c, R_c)
+            g = np.arange(first_cluster[sph], first_cluster[sph + 1])
+            local_c = (pos[sph] + cb[g, :3] @ rot[sph].T - pos[sol]) @ rot[sol] + centre
+            close_c = np.zeros(len(g), bool)
+            for part in solids[sol].parts:
+                close_c |= np.linalg.norm(local_c - part.offset, axis=1) - part.bound - cb[g, 3] < skin
+            if not close_c.any():
+                continue
+            idx = _cluster_spheres(cr, g[close_c])
             world = pos[sph] + body[idx] @ rot[sph].T
-            local = (world - pos[sol]) @ rot[sol] + model.clumps[sol].mass_props.center  # the solid's template frame
-            # only spheres within a part's bounding ball can come within the skin of it (d ≥ |x − o| − bound)
+            local = (world - pos[sol]) @ rot[sol] + centre  # the solid's template frame
             close = np.zeros(len(idx), bool)
             for part in solids[sol].parts:
                 close |= np.linalg.norm(local - part.offset, axis=1) - part.bound - r[idx] < skin
-            idx, local = idx[close], local[close]
-            hint = np.zeros(0, np.int64)
-            if len(idx):
-                nearest = solids[sol].nearest_parts(local)
-                near = nearest[0] - r[idx] < skin
-                hint = classify_entries(solids[sph], solids[sol], local[near], tuple(a[near] for a in nearest),
-                                        np.linalg.norm(world[close][near] - pos[sol], axis=1), rot[sol].T @ rot[sph],
-                                        model.bound_radius[sph], model.bound_radius[sol], first, skin)
-                idx = idx[near][hint != IDLE]
-                hint = hint[hint != IDLE]
-            tag = np.full(len(idx), -1 - sol, np.int64)
-            out.append(np.column_stack([idx, tag, hint] if first else [tag, idx, hint]))
+            if not close.any():
+                continue
+            own = solids[sph]
+            key = (solids[sol].key, None if own is None else own.key, first)
+            groups.setdefault(key, []).append((sph, sol, idx[close], local[close],
+                                               np.linalg.norm(world[close] - pos[sol], axis=1)))
+    out = [np.zeros((0, 3), np.int64)]
+    for (_k, _o, first), sides in groups.items():
+        sph0, sol0 = sides[0][0], sides[0][1]
+        count = [len(side[2]) for side in sides]
+        idx, local, dist = (np.concatenate([side[j] for side in sides]) for j in (2, 3, 4))
+        sph = np.repeat([side[0] for side in sides], count)
+        sol = np.repeat([side[1] for side in sides], count)
+        nearest = solids[sol0].nearest_parts(local)
+        keep = nearest[0] - r[idx] < skin
+        idx, local, dist, sph, sol = idx[keep], local[keep], dist[keep], sph[keep], sol[keep]
+        to_own = np.einsum("nji,njk->nik", rot[sol], rot[sph])  # rotᵀ own_rot of each entry's two bodies
+        hint = classify_entries(solids[sph0], solids[sol0], local, tuple(v[keep] for v in nearest), dist, to_own,
+                                model.bound_radius[sph], model.bound_radius[sol], first, skin)
+        use = hint != IDLE
+        idx, tag, hint = idx[use], -1 - sol[use], hint[use]
+        out.append(np.column_stack([idx, tag, hint] if first else [tag, idx, hint]))
     return np.concatenate(out).astype(np.int64)
 
 
