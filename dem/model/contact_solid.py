@@ -22,7 +22,6 @@ The kernels compute the same (dem/physics/contact_solid.py) from the rows :func:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
@@ -34,7 +33,7 @@ MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
-MAX_TURN = 0.05  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
+MAX_TURN = 0.1  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
 IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
 CARRY = 1  # steady_share: the share stays 1
 FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
@@ -57,11 +56,34 @@ class ConvexPart:
     half_thickness: float
     offset: np.ndarray
 
-    @cached_property
+    def __post_init__(self):
+        # derived once (the pair search asks them for every body pair); private: the model's hash skips them
+        v = self.vertices
+        object.__setattr__(self, "_bound", float(np.sqrt(float(np.max(np.sum(v**2, axis=1))) + self.half_thickness**2)))
+        if self.kind == PRISM:
+            box = (np.array([v[:, 0].min(), -self.half_thickness, v[:, 1].min()]),
+                   np.array([v[:, 0].max(), self.half_thickness, v[:, 1].max()]))
+        else:
+            rim = float(v[:, 0].max())
+            box = np.array([-rim, -rim, v[:, 1].min()]), np.array([rim, rim, v[:, 1].max()])
+        object.__setattr__(self, "_box", box)
+
+    @property
     def bound(self) -> float:
         """Radius [m] of a sphere about the part's origin that holds it."""
-        r2 = float(np.max(np.sum(self.vertices**2, axis=1)))
-        return float(np.sqrt(r2 + self.half_thickness**2))
+        return self._bound
+
+    @property
+    def box(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and largest corner [m] of a box about the part, in its own frame (a frustum's about its axis)."""
+        return self._box
+
+    def box_distance(self, x: np.ndarray) -> np.ndarray:
+        """The distance [m] of each point x (n, 3), template frame, to the part's box (:attr:`box`), 0 inside: no
+        more than its distance to the part."""
+        lo, hi = self.box
+        y = x - self.offset
+        return np.linalg.norm(np.maximum(np.maximum(lo - y, y - hi), 0.0), axis=1)
 
 
 @dataclass(frozen=True)
@@ -113,11 +135,16 @@ class ContactSolid:
         object.__setattr__(self, "face_codes", np.array(  # each face's code (FACE_CODE), in ``faces``' order
             [row * FACE_CODE + j for part, row in zip(self.parts, self.part_rows) for j in range(len(_faces(part)))],
             np.int64))
-        # solids of one geometry answer every query alike: the pair search asks them together (pair_search.py)
-        object.__setattr__(self, "key", b"".join(
+        # solids of one geometry answer every query alike: the pair search asks them together (pair_search.py; key)
+        object.__setattr__(self, "_key", b"".join(
             np.asarray([part.kind, part.half_thickness, len(part.vertices)], float).tobytes()
             + np.asarray(part.vertices, float).tobytes() + np.asarray(part.offset, float).tobytes()
             for part in self.parts))
+
+    @property
+    def key(self) -> bytes:
+        """The bytes of its parts' geometry: two solids of one key answer every query alike."""
+        return self._key
 
     def unique_face(self, directions, cos_limit: float) -> np.ndarray:
         """For each direction (n, 3): the code (FACE_CODE) of the one flat face whose outward normal lies within the
@@ -167,6 +194,29 @@ class ContactSolid:
         return margin, face
 
 
+    def face_rules(self, points, parts, faces, reach) -> np.ndarray:
+        """For each point (n, 3), template frame, over face `faces[i]` (:func:`_faces`' order) of part `parts[i]`:
+        whether that face's plane stays the part's largest face-plane distance wherever the point moves by less than
+        `reach` (n,) [m], inside the part as well as outside (the signed distance inside a convex part is the largest
+        over its faces' planes: dem/physics/contact_solid.py, ``_part_distance``). Each face-plane distance changes by
+        less than the reach (a frustum's in its meridian plane: the radius ρ is 1-Lipschitz), and the difference of
+        two by less than the reach × |n_F − n_G|. Bool (n,)."""
+        p = np.asarray(points, float).reshape(-1, 3)
+        out = np.zeros(len(p), bool)
+        for k, part in enumerate(self.parts):
+            sel = np.flatnonzero(np.asarray(parts) == k)
+            if len(sel):
+                value, normal = _face_planes(part, p[sel] - part.offset)
+                f = np.asarray(faces)[sel]
+                if part.kind != PRISM:
+                    f = 2 * f  # base, top: meridian edges 0 and 2
+                rows = np.arange(len(sel))
+                gap = value[rows, f][:, None] - value
+                room = np.asarray(reach, float)[sel, None] * np.linalg.norm(normal[f][:, None] - normal[None], axis=2)
+                others = np.arange(value.shape[1])[None, :] != f[:, None]
+                out[sel] = np.all((gap > room) | ~others, axis=1)
+        return out
+
     def closed_face(self, points, parts, reach) -> np.ndarray:
         """For each point (n, 3), template frame, nearest part `parts[i]`: the index (:func:`_faces`' order) of the
         flat face of that part on which, or on whose rim, its closest point of the part lies wherever the point moves
@@ -202,6 +252,25 @@ def _closed_face(part: ConvexPart, x: np.ndarray, reach: np.ndarray) -> np.ndarr
         ok &= k != 1  # the mantle is no flat face
         k = k // 2  # base, top
     return np.where(ok, k, -1)
+
+
+def _face_planes(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distance [m] of each point x (n, 3), part frame, to the plane of each face of the part whose planes bound
+    it, (n, f), and their unit normals (f, d): a prism's side faces then +y, −y (d = 3); a frustum's meridian edges
+    base, mantle, top in the meridian plane (ρ, z) (d = 2)."""
+    v = part.vertices
+    e = np.roll(v, -1, axis=0) - v
+    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / np.sqrt(np.sum(e * e, axis=1))[:, None]
+    if part.kind == PRISM:
+        q = x[:, [0, 2]]
+        value = np.column_stack([np.sum((q[:, None] - v[None]) * nrm[None], axis=2),
+                                 x[:, 1] - part.half_thickness, -x[:, 1] - part.half_thickness])
+        normal = np.vstack([np.column_stack([nrm[:, 0], np.zeros(len(v)), nrm[:, 1]]), [[0.0, 1.0, 0.0]],
+                            [[0.0, -1.0, 0.0]]])
+        return value, normal
+    q = np.column_stack([np.hypot(x[:, 0], x[:, 1]), x[:, 2]])
+    edges = len(v) - 1  # the last edge lies on the axis
+    return np.sum((q[:, None] - v[None, :edges]) * nrm[None, :edges], axis=2), nrm[:edges]
 
 
 def _faces(part: ConvexPart):
@@ -349,15 +418,24 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     turn = skin / np.minimum(own_bound, bound)
     best, which, normal, second = nearest
     reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
-    ok = (best > reach) & (second - best > 2.0 * reach)
+    ok = (best > 0.0) & (second - best > 2.0 * reach)
     if own is not None:  # no share is bounded for bodies that may turn more (face codes need one of 1)
         ok &= turn < MAX_TURN
     idx = np.flatnonzero(ok)
     if len(idx) == 0:
         return out
-    turn = np.broadcast_to(turn, len(points))[idx]
     margin, face = solid.face_margin(points[idx], which[idx])
     inner = margin > reach[idx]  # over one face, more than the reach inside its rim: the normal stays the face's
+    # a centre within the reach of the solid may come inside it: over one face it still takes that face's plane and
+    # normal where that plane stays the part's largest (ContactSolid.face_rules); near an edge it is general
+    deep = np.flatnonzero(best[idx] <= reach[idx])
+    if len(deep):
+        keep = np.ones(len(idx), bool)
+        keep[deep] = inner[deep] & solid.face_rules(points[idx[deep]], which[idx[deep]], face[deep], reach[idx[deep]])
+        idx, margin, face, inner = idx[keep], margin[keep], face[keep], inner[keep]
+        if len(idx) == 0:
+            return out
+    turn = np.broadcast_to(turn, len(points))[idx]
     edge = np.flatnonzero(~inner)  # else its closest point may leave the face
     face[edge] = solid.closed_face(points[idx[edge]], which[idx[edge]], reach[idx[edge]])
     code = np.where(face >= 0, solid.part_rows[which[idx]] * FACE_CODE + face, GENERAL)
@@ -376,7 +454,7 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     sel = idx[rest]
     if len(sel) == 0:
         return out
-    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], reach[sel] / best[sel], turn[rest])
+    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], s[rest], turn[rest])
     good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
     out[sel[good]] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
     return out

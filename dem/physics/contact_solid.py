@@ -253,6 +253,66 @@ def _face_plane(solid: ti.template(), row, face, p):  # in:
 
 
 @ti.func
+def _plane_of(solid: ti.template(), row, g, q, x):  # in:
+    """The distance [m] of a point to the plane of face g of the part whose header is row `row` and its unit normal
+    (3-vector): a prism's side g < n at q = (x, z), its slab faces n (+y), n + 1 (−y) at x (part frame); a frustum's
+    meridian edge g at q = (ρ, z), its normal in that plane (the third component 0). As the host's _face_planes.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    value = 0.0
+    normal = ti.Vector([0.0, 1.0, 0.0])
+    prism = ti.cast(hdr[0], ti.i32) == PRISM
+    if g < n:
+        n2 = _edge_normal(solid, row + 2, g)
+        value = (q - _vertex(solid, row + 2, g)).dot(n2)
+        normal = ti.Vector([n2[0], 0.0, n2[1]])
+        if not prism:
+            normal = ti.Vector([n2[0], n2[1], 0.0])
+    elif g == n:
+        value = x[1] - hdr[2]
+    else:
+        value = -x[1] - hdr[2]
+        normal = ti.Vector([0.0, -1.0, 0.0])
+    return value, normal
+
+
+@ti.func
+def _face_rules(solid: ti.template(), row, face, p, reach):  # in:
+    """Whether the plane of face `face` (:func:`_face_margin`'s numbering) of the part whose header is row `row`
+    stays the part's largest face-plane distance wherever p (body frame, from the centre of mass [m]) moves by less
+    than `reach` [m], inside the part as well as outside: each plane's distance changes by less than the reach (a
+    frustum's in its meridian plane: ρ is 1-Lipschitz), two planes' difference by less than the reach × |n_F − n_G|.
+    Inside a convex part its signed distance is the largest plane distance (:func:`_part_distance`), so over F the
+    sphere may then come inside and F's plane is still its distance. dem.model.contact_solid.ContactSolid.face_rules
+    is the host's.
+
+    In/out — in solid: the model's solid rows (md.solid).
+    """
+    hdr = solid[row]
+    n = ti.cast(hdr[1], ti.i32)
+    o = solid[row + 1]
+    x = p - ti.Vector([o[0], o[1], o[2]])
+    q = ti.Vector([x[0], x[2]])
+    planes = n + 2  # a prism's sides and its two slab faces
+    f = face
+    if ti.cast(hdr[0], ti.i32) != PRISM:
+        q = ti.Vector([ti.sqrt(x[0] * x[0] + x[1] * x[1]), x[2]])
+        planes = n - 1  # the last meridian edge lies on the axis
+        f = 2 * face  # base, top: meridian edges 0 and 2
+    vf, nf = _plane_of(solid, row, f, q, x)
+    ok = True
+    for g in range(planes):
+        if g != f:
+            vg, ng = _plane_of(solid, row, g, q, x)
+            if vf - vg <= reach * (nf - ng).norm():
+                ok = False
+    return ok
+
+
+@ti.func
 def _face_distance(solid: ti.template(), row, face, p):  # in:
     """The distance [m] of p (body frame, from the centre of mass [m]) to face `face` of the part whose header is row
     `row` (:func:`_face_margin`'s numbering), the face with its rim, and the unit normal (body frame) from its
@@ -452,7 +512,8 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
     own body's motion bound, and the solid's at the sphere's distance from its centre), and either body turns less
     than turn = skin ÷ bound (the smaller bound). With the centre more than `reach` outside its nearest part (the
-    next part more than twice `reach` farther):
+    next part more than twice `reach` farther), or outside it by less over a face F whose plane stays the part's
+    largest (:func:`_face_rules`: the sphere may come inside, F's plane still its distance):
     - over a face F, more than `reach` inside F's boundary, the closest feature stays F and the normal F's (ψ = 0);
       else the normal turns by less than ψ, sin ψ = reach ÷ distance, in the solid's frame (p − its closest point on
       a convex part is 1-Lipschitz in p), and the closest point may stay on F or its rim (:func:`_closed_face`);
@@ -486,8 +547,11 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     reach = skin * ti.max(1.0, ((x - pos).norm() + skin) / bound)  # the sphere's motion in the solid's frame
     turn = skin / ti.min(own_bound, bound)  # [rad], ≥ its sine
     back = mat_vec(own_rot.transpose(), -mat_vec(rot, best_n))  # own frame
-    if best > reach and second - best > 2.0 * reach:
-        margin, face = _face_margin(solid, best_row, p)
+    margin, face = _face_margin(solid, best_row, p)
+    # a centre within the reach may come inside the solid: over F, inside its rim, it still takes F's plane and
+    # normal where F's plane stays the part's largest (_face_rules); near an edge it is general
+    usable = best > reach or (best > 0.0 and margin > reach and _face_rules(solid, best_row, face, p, reach))
+    if usable and second - best > 2.0 * reach:
         s = 0.0  # over F, inside its rim: the normal stays F's
         if margin <= reach:
             s = reach / best
@@ -504,7 +568,7 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
             elif steady == CARRY and code >= 0:
                 hint = code
             else:
-                hint = _share_hint(solid, own_row, back, row0, p, best_n, reach / best, turn)
+                hint = _share_hint(solid, own_row, back, row0, p, best_n, s, turn)
     return hint
 
 

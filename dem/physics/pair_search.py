@@ -94,13 +94,14 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
             if solids[sol] is None:
                 continue
             centre = model.clumps[sol].mass_props.center
-            # only spheres within a part's bounding ball can come within the skin of it (d ≥ |x − o| − bound), and
-            # only spheres of clusters that are (|c − o| − R_c ≤ |x − o| − r for a sphere x, r of cluster c, R_c)
+            # only spheres near a part's box can come within the skin of it (the distance to the box is no more than
+            # the part's), and only spheres of clusters that are (a cluster's ball of radius R_c about c holds its
+            # spheres: the box distance of c less R_c is no more than that of a sphere's centre less its radius)
             g = np.arange(first_cluster[sph], first_cluster[sph + 1])
             local_c = (pos[sph] + cb[g, :3] @ rot[sph].T - pos[sol]) @ rot[sol] + centre
             close_c = np.zeros(len(g), bool)
             for part in solids[sol].parts:
-                close_c |= np.linalg.norm(local_c - part.offset, axis=1) - part.bound - cb[g, 3] < skin
+                close_c |= part.box_distance(local_c) - cb[g, 3] < skin
             if not close_c.any():
                 continue
             idx = _cluster_spheres(cr, g[close_c])
@@ -108,7 +109,7 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
             local = (world - pos[sol]) @ rot[sol] + centre  # the solid's template frame
             close = np.zeros(len(idx), bool)
             for part in solids[sol].parts:
-                close |= np.linalg.norm(local - part.offset, axis=1) - part.bound - r[idx] < skin
+                close |= part.box_distance(local) - r[idx] < skin
             if not close.any():
                 continue
             own = solids[sph]

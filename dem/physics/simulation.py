@@ -43,7 +43,7 @@ from ..model.model import Model
 from ..version import renamed_keyword
 from . import ledger as L
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
-from .pair_search import carry_history, entry_clusters, entry_keys, find_pairs
+from .pair_search import carry_history, entry_bodies, entry_clusters, entry_keys, find_pairs, sort_entries
 from .step import serial_world_steps
 from .step_blocks import block_world_steps
 
@@ -64,6 +64,11 @@ PAIR_SKIN_RADII = 0.25
 PAIR_SKIN_RANGE_RADII = (0.1, 1.0)
 PAIR_SEARCH_GROW = 400
 PAIR_SEARCH_SHRINK = 4000
+# A search on the serial path's step loop, at an unchanged skin, looks again only at the pairs of the bodies whose
+# motion bound (MON_PAIR_MOTION) has reached this fraction of the skin, and keeps the other pairs' entries as they
+# are: the rest's two largest bounds then sum to less than half the skin, so the next search is as far off as
+# after a full one, and a structure whose top rocks while its base rests searches the top alone.
+PAIR_PARTIAL_MOTION = 0.25
 # The history buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
 # MAX_HISTORY_ROWS; a launch runs until a world's rows are full.
 HISTORY_BUFFER_BYTES = 256 * 2**20
@@ -232,6 +237,7 @@ class Simulation:
         self._pack_cache = None
         self.halted = np.zeros(self.world_count, bool)  # worlds that take no more steps (halt)
         self.pair_search_s = 0.0  # host wall time [s] of the body-pair searches so far (rebuild_pairs), all worlds
+        self.pair_searched_bodies = 0  # bodies whose pairs those searches looked at, summed over the searches
         self.reset()
 
     # ------------------------------------------------------------------ single-world conveniences
@@ -298,9 +304,12 @@ class Simulation:
         if not worlds:
             return
         t0 = time.perf_counter()
+        skins = self.pair_skins.copy()
         if at is not None and self.adaptive_pair_skin:
             self._adapt_pair_skins(worlds, np.atleast_1d(at))
-        self._rebuild_pairs(worlds)
+        # the step loop's searches at an unchanged skin on the serial path: only the pairs of the bodies that moved
+        partial = at is not None and not self.parallel
+        self._rebuild_pairs(worlds, [partial and skins[w] == self.pair_skins[w] for w in worlds])
         self.pair_search_s += time.perf_counter() - t0
 
     def _adapt_pair_skins(self, worlds: list[int], at: np.ndarray) -> None:
@@ -319,25 +328,45 @@ class Simulation:
         if not np.array_equal(before, c.pair_skin_now):
             self.device_model.set_world_params(LY.WP_PAIR_SKIN, c.pair_skin_now)
 
-    def _rebuild_pairs(self, worlds: list[int]) -> None:
-        """:meth:`rebuild_pairs` of the given worlds (each has two bodies or more)."""
+    def _rebuild_pairs(self, worlds: list[int], partial: list[bool]) -> None:
+        """:meth:`rebuild_pairs` of the given worlds (each has two bodies or more); where `partial`, only the pairs
+        of the bodies that moved (PAIR_PARTIAL_MOTION) are searched again.
+
+        Why the kept entries stay right: a body's motion bound restarts only at a search of all its pairs, so every
+        pair was last searched no earlier than either of its bodies' bounds restarted, and the two bounds' sum
+        still bounds how far the pair has moved since; the step stops when any two reach the skin."""
         c, dm = self.contacts, self.device_model
         pos, rot = self.state.pos.to_numpy().astype(float), self.state.rot.to_numpy().astype(float)
         counts = c.counters()
-        found = {}
-        for w in worlds:
+        pairs_all = c.pairs.to_numpy()
+        mon = self.state.monitor.to_numpy()
+        found, moved = {}, {}
+        for w, part in zip(worlds, partial):
             m = self.models[w]
             c0 = int(dm.clump_start[w])
-            found[w] = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w])
-        need = max(len(p) for p in found.values())
+            region = c.pair_region(w, int(counts[w, LY.CT_PAIR_HALF]))
+            old = pairs_all[region][: int(counts[w, LY.CT_N_PAIRS])][:, [LY.PAIR_P, LY.PAIR_Q, LY.PAIR_HINT]]
+            old = old.astype(np.int64)  # the current list, made world-local
+            old[:, :2] = np.where(old[:, :2] >= 0, old[:, :2] - int(dm.hull_start[w]), old[:, :2] + c0)
+            motion = mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION]
+            moved[w] = motion >= PAIR_PARTIAL_MOTION * self.pair_skins[w] if part else np.ones(m.clump_count, bool)
+            if moved[w].all():
+                found[w] = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w])
+            else:  # the kept entries of the pairs of two bodies that did not move, with the moved bodies' pairs
+                a, b = entry_bodies(m, old)
+                kept = old[~(moved[w][a] | moved[w][b])]
+                fresh = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w],
+                                   bodies=moved[w])
+                found[w] = sort_entries(m, np.concatenate([kept, fresh]))
+            found[w] = (found[w], old)
+        need = max(len(p) for p, _ in found.values())
         if self.parallel:  # room for the device search to grow the list before the host is needed again
             need = int(1.5 * need) + 64
         if c.ensure_pair_capacity(need):
             self._pack_cache = None
-        pairs_all = c.pairs.to_numpy()
+            pairs_all = c.pairs.to_numpy()
         hist_all = c.pair_hist.to_numpy()
-        mon = self.state.monitor.to_numpy()
-        for w, pairs in found.items():
+        for w, (pairs, old) in found.items():
             m = self.models[w]
             region = c.pair_region(w, int(counts[w, LY.CT_PAIR_HALF]))
             n_old = int(counts[w, LY.CT_N_PAIRS])
@@ -347,9 +376,7 @@ class Simulation:
             if self.parallel:  # the device search's order: (cluster of p, cluster of q, p, q)
                 order = np.lexsort((pairs[:, 1], pairs[:, 0], clusters[:, 1], clusters[:, 0]))
                 pairs, clusters = pairs[order], clusters[order]
-            old = pairs_all[region][:n_old, 0:2].astype(np.int64)  # the current list, made world-local
-            old = np.where(old >= 0, old - h0, old + c0)
-            hist = carry_history(entry_keys(m, old), old_hist, entry_keys(m, pairs))
+            hist = carry_history(entry_keys(m, old[:, :2]), old_hist, entry_keys(m, pairs))
             new = c.pair_region(w, 0)
             block = np.zeros((c.pair_capacity, LY.PAIR_WIDTH), np.int32)
             block[: len(pairs), LY.PAIR_P: LY.PAIR_Q + 1] = np.where(pairs[:, :2] >= 0, pairs[:, :2] + h0,
@@ -364,8 +391,9 @@ class Simulation:
             counts[w, LY.CT_PAIR_HALF] = 0
             counts[w, LY.CT_PAIR_STOP] = 0
             counts[w, LY.CT_OVERFLOW] = 0
-            mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION] = 0.0
+            mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION][moved[w]] = 0.0
             counts[w, LY.CT_PAIR_SEARCHES] += 1
+            self.pair_searched_bodies += int(np.count_nonzero(moved[w]))
         c.pairs.from_numpy(pairs_all)
         c.pair_hist.from_numpy(hist_all)
         c.counts.from_numpy(counts)

@@ -648,6 +648,7 @@ class Run:
             "quiescent_from_s": w.fast_forward_from, "neighbour_rebuilds": int(counts[CT_REBUILDS]),
             "pair_rebuilds": int(counts[CT_PAIR_SEARCHES]),
             "pair_search_s": sim.pair_search_s,  # host time of the body-pair searches (a batch: all its worlds')
+            "pair_searched_bodies": sim.pair_searched_bodies,  # bodies whose pairs they looked at, summed
             "max_contact_count": int(np.max(history["contact_count"])) if n else 0,
             "parallel_launch": sim.parallel, "events": ev["events"], "sliding_count": ev["sliding_count"],
             "stop_on": list(w.spec.stop_on), "domain": [list(c) for c in w.detector.domain],

@@ -100,11 +100,9 @@ def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_nam
     reach it was named for, equals the host's distance to the solid there, normals too; and many of those points lie
     beyond the face's rim, not over it."""
     dem = ti_cpu
-    from dem.device.kernel_lang import ti
     from dem.model.clump import Box
-    from dem.model.contact_solid import contact_solid, device_rows
+    from dem.model.contact_solid import contact_solid
     from dem.model.solids import Frustum, Prism
-    from dem.physics.contact_solid import _face_distance
 
     shapes = [contact_solid(Box((0.4, 0.3, 0.2))),
               contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
@@ -124,28 +122,110 @@ def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_nam
         step = rng.normal(size=(len(sel), 3))  # each named point moved by less than the reach, anywhere
         moved = pts[sel] + step * (REACH * rng.uniform(0.0, 1.0, len(sel)) / np.linalg.norm(step, axis=1))[:, None]
         d_host, n_host = solid.signed_distance(moved)
-        rows = device_rows(solid, center)
-        arr = ti.ndarray(ti.types.vector(4, ti.f64), len(rows))
-        arr.from_numpy(rows)
-        p_dev = ti.ndarray(ti.types.vector(3, ti.f64), len(sel))
-        p_dev.from_numpy(moved - center)
-        f_dev = ti.ndarray(ti.i32, len(sel))
-        f_dev.from_numpy(face[sel].astype(np.int32))
-        out = ti.ndarray(ti.types.vector(4, ti.f64), len(sel))
-
-        @ti.kernel
-        def k(solid: ti.types.ndarray(), p: ti.types.ndarray(), f: ti.types.ndarray(), o: ti.types.ndarray()):
-            for q in range(p.shape[0]):
-                dd, nn = _face_distance(solid, 1, f[q], p[q])  # row 1: the one part's header
-                o[q] = ti.Vector([dd, nn[0], nn[1], nn[2]])
-
-        k(arr, p_dev, f_dev, out)
-        got = out.to_numpy()
+        got = _kernel_face_distance(solid, center, moved, face[sel])
         assert len(sel) > 200
         assert np.max(np.abs(got[:, 0] - d_host)) < 1e-13
         assert np.max(np.abs(got[:, 1:] - n_host)) < 1e-9
     assert beyond_rim > 500
     assert dem is not None
+
+
+def _kernel_face_distance(solid, center, points, faces) -> np.ndarray:
+    """The kernel's distance (physics/contact_solid.py, ``_face_distance``) of each point (n, 3), template frame, to
+    face `faces[i]` of the solid's one part, and its normal: (n, 4)."""
+    from dem.device.kernel_lang import ti
+    from dem.model.contact_solid import device_rows
+    from dem.physics.contact_solid import _face_distance
+
+    rows = device_rows(solid, center)
+    arr = ti.ndarray(ti.types.vector(4, ti.f64), len(rows))
+    arr.from_numpy(rows)
+    p_dev = ti.ndarray(ti.types.vector(3, ti.f64), len(points))
+    p_dev.from_numpy(points - center)
+    f_dev = ti.ndarray(ti.i32, len(points))
+    f_dev.from_numpy(np.asarray(faces).astype(np.int32))
+    out = ti.ndarray(ti.types.vector(4, ti.f64), len(points))
+
+    @ti.kernel
+    def k(solid: ti.types.ndarray(), p: ti.types.ndarray(), f: ti.types.ndarray(), o: ti.types.ndarray()):
+        for q in range(p.shape[0]):
+            dd, nn = _face_distance(solid, 1, f[q], p[q])  # row 1: the one part's header
+            o[q] = ti.Vector([dd, nn[0], nn[1], nn[2]])
+
+    k(arr, p_dev, f_dev, out)
+    return out.to_numpy()
+
+
+def test_a_sphere_named_for_a_face_may_come_inside_the_solid_where_that_face_stays_the_nearest(ti_cpu):
+    """A sphere whose centre lies within the reach of another body's face (a skin of a radius or more: the centres
+    of touching spheres lie a radius off the face) may come inside the solid before the next search. The search
+    still names the face where the face's plane stays the part's largest plane distance over the reach
+    (ContactSolid.face_rules; inside a convex part the signed distance is the largest over its planes). Random points
+    within the reach outside the box, the prisms and the drums of the test above, named by classify_entries, each
+    moved anywhere within the reach: the kernel's distance to the named face equals the host's signed distance to
+    the solid (to 1e-13 m: the same planes, other rounding), normals too, and many of the moved points lie inside."""
+    from dem.model.clump import Box
+    from dem.model.contact_solid import FACE_CODE, classify_entries, contact_solid
+    from dem.model.solids import Frustum, Prism
+
+    shapes = [contact_solid(Box((0.4, 0.3, 0.2))),
+              contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
+              contact_solid(Prism(tuple((0.3 * math.cos(a), 0.3 * math.sin(a)) for a in np.arange(8) * math.pi / 4),
+                                  0.2)),
+              contact_solid(Frustum(0.5, 0.3, 0.25)), contact_solid(Frustum(0.25, 0.3, 0.5))]
+    rng = np.random.default_rng(12)
+    center = np.array([0.01, -0.02, 0.03])
+    inside = 0
+    for solid in shapes:
+        pts = rng.uniform(-0.7, 0.7, (400000, 3))
+        nearest = solid.nearest_parts(pts)
+        pts = pts[(nearest[0] > 0.0) & (nearest[0] <= REACH)]  # within the reach, outside
+        pts = np.repeat(pts, 4, axis=0)  # each moved four ways
+        nearest = solid.nearest_parts(pts)
+        # a body without a solid (the share is 1), centred at the solid's centre (reach = skin: bound 1 m)
+        hint = classify_entries(None, solid, pts, nearest, np.zeros(len(pts)), np.eye(3), 1.0, 1.0, True, REACH)
+        sel = np.flatnonzero(hint >= 0)
+        assert len(sel) > 100
+        step = rng.normal(size=(len(sel), 3))
+        moved = pts[sel] + step * (REACH * rng.uniform(0.0, 1.0, len(sel)) / np.linalg.norm(step, axis=1))[:, None]
+        d_host, n_host = solid.signed_distance(moved)
+        inside += int(np.sum(d_host < 0.0))
+        got = _kernel_face_distance(solid, center, moved, hint[sel] - solid.part_rows[0] * FACE_CODE)
+        assert np.max(np.abs(got[:, 0] - d_host)) < 1e-13
+        assert np.max(np.abs(got[:, 1:] - n_host)) < 1e-9
+        # the device's rule (the block path's search) is the host's, point for point
+        margin, face = solid.face_margin(pts, nearest[1])
+        over = np.flatnonzero(margin > 0.0)
+        host = solid.face_rules(pts[over], nearest[1][over], face[over], np.full(len(over), REACH))
+        assert 0 < np.count_nonzero(host) < len(over)
+        assert np.array_equal(_kernel_face_rules(solid, center, pts[over], face[over], REACH), host)
+    assert inside > 200
+
+
+def _kernel_face_rules(solid, center, points, faces, reach) -> np.ndarray:
+    """The device's ``_face_rules`` (physics/contact_solid.py) of each point (n, 3), template frame, over face
+    `faces[i]` of the solid's one part, for a reach [m]. Bool (n,)."""
+    from dem.device.kernel_lang import ti
+    from dem.model.contact_solid import device_rows
+    from dem.physics.contact_solid import _face_rules
+
+    rows = device_rows(solid, center)
+    arr = ti.ndarray(ti.types.vector(4, ti.f64), len(rows))
+    arr.from_numpy(rows)
+    p_dev = ti.ndarray(ti.types.vector(3, ti.f64), len(points))
+    p_dev.from_numpy(points - center)
+    f_dev = ti.ndarray(ti.i32, len(points))
+    f_dev.from_numpy(np.asarray(faces).astype(np.int32))
+    out = ti.ndarray(ti.i32, len(points))
+
+    @ti.kernel
+    def k(solid: ti.types.ndarray(), p: ti.types.ndarray(), f: ti.types.ndarray(), o: ti.types.ndarray(),
+          reach: ti.f64):
+        for q in range(p.shape[0]):
+            o[q] = 1 if _face_rules(solid, 1, f[q], p[q], reach) else 0  # row 1: the one part's header
+
+    k(arr, p_dev, f_dev, out, reach)
+    return out.to_numpy() == 1
 
 
 # ------------------------------------------------------------------ stacks of boxes through their solids
@@ -372,6 +452,50 @@ def _rocker(dem, *, on_block: bool, theta0=0.0873):
     blk = b.add_clump(dem.box_clump(0.2, 0.6, 0.2, r_core=0.02), material=mat, density=2500.0, orientation=rot,
                       position=np.array([0.1, 0.0, 0.0]) - rot @ pivot, name="block")
     return b.finalize(), blk
+
+
+def test_a_search_looks_again_only_at_the_bodies_that_moved(ti_cpu, monkeypatch):
+    """On the serial path a search in the step loop looks again only at the pairs of the bodies whose motion bound has
+    reached PAIR_PARTIAL_MOTION of the skin and keeps the rest's entries (dem/physics/simulation.py): each pair was
+    last searched no earlier than its bodies' bounds restarted, so the two bounds still bound its motion. A block
+    rocks on a plinth from 5° while, a metre away, a cube rests on a fixed block: after the first, the searches look
+    at the rocker alone, and every body's history is the one with every pair searched each time, to round-off
+    (FACE_AGREE: the resting pair's entries classified at another instant may take another hint)."""
+    dem = ti_cpu
+    import dem.physics.simulation as S
+    from dem.physics.history_rows import C_OMEGA, C_POS, C_VEL
+
+    mat = _mat(dem, 0.8, E_HOLD)
+    b = dem.ModelBuilder()
+    b.add_clump(dem.box_clump(0.8, 0.2, 0.4, r_core=0.02), material=mat, density=2500.0, position=(0.0, 0.0, -0.1),
+                fixed="x,y,z,rx,ry,rz", name="plinth")
+    c, s_ = math.cos(0.0873), math.sin(0.0873)
+    rot = np.array([[c, 0.0, s_], [0.0, 1.0, 0.0], [-s_, 0.0, c]])
+    rocker = b.add_clump(dem.box_clump(0.2, 0.6, 0.2, r_core=0.02), material=mat, density=2500.0, orientation=rot,
+                         position=np.array([0.1, 0.0, 0.0]) - rot @ np.array([0.1, 0.0, -0.3]), name="rocker")
+    b.add_clump(dem.box_clump(0.4, 0.2, 0.4, r_core=0.02), material=mat, density=2500.0, position=(1.5, 0.0, -0.1),
+                fixed="x,y,z,rx,ry,rz", name="base")
+    cube = b.add_clump(dem.box_clump(0.2, 0.2, 0.2, r_core=0.02), material=mat, density=2500.0,
+                       position=(1.5, 0.0, 0.1), name="cube")
+    model = b.finalize()
+    runs, sims = [], []
+    for fraction in (S.PAIR_PARTIAL_MOTION, 0.0):  # 0: every body counts as moved, every pair searched again
+        monkeypatch.setattr(S, "PAIR_PARTIAL_MOTION", fraction)
+        # a fixed skin (an adaptive one that changes calls for a full search)
+        sim = dem.Simulation(model, dt=_dt(model), history_every=20, sleep=False, pair_skin=0.004)
+        runs.append(sim.advance(int(0.3 / sim.dt)))
+        sims.append(sim)
+    partial, full = sims
+    assert partial.pair_rebuilds == full.pair_rebuilds > 3
+    assert full.pair_searched_bodies == 4 * full.pair_rebuilds
+    assert partial.pair_searched_bodies == 4 + partial.pair_rebuilds - 1  # all at the start, then the rocker
+    for body in (rocker, cube):
+        for col, scale in ((C_POS, 1.0), (C_VEL, None), (C_OMEGA, None)):
+            a, f = (partial.layout.clump(r, body, col) for r in runs)
+            ref = np.max(np.abs(f)) if scale is None else scale
+            if body == rocker:
+                assert ref > 0.0
+            assert np.max(np.abs(a - f)) <= FACE_AGREE * max(ref, 1e-12)
 
 
 RECORD_SLACK = 0.002
