@@ -64,7 +64,8 @@ def timed_run(name: str, params: dict) -> dict:
           f"Δt {scene.dt:g} s, {t_run:g} s simulated: {s['wall_time_s']:.1f} s stepping "
           f"(+{s['startup_s']:.1f} s start-up), {s['steps_per_s']:.4g} steps/s, {s['ball_steps_per_s']:.3g} "
           f"ball-steps/s; {contacts:,.0f} contacts on average ({contacts * s['steps_per_s']:.3g} contact "
-          f"evaluations/s); {s['pair_rebuilds']:,} body-pair searches on the host, {s['pair_search_s']:.1f} s "
+          f"evaluations/s); {s['pair_rebuilds']:,} body-pair searches on the host "
+          f"({s['pair_searched_bodies'] / max(s['pair_rebuilds'], 1):.1f} bodies each), {s['pair_search_s']:.1f} s "
           f"({s['pair_search_s'] / s['wall_time_s']:.0%} of the stepping); energy balance error "
           f"{s['max_energy_error']:.2e}; device ≈ "
           f"{estimate_device_bytes([m]) / 2**20:.1f} MiB; peak RSS {peak_rss_mib():.0f} MiB")
