@@ -400,7 +400,7 @@ def _face_margin(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
-                     own_bound, bound, own_first: bool, skin: float) -> np.ndarray:
+                     own_bound, bound, own_first, skin: float) -> np.ndarray:
     """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
     the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest point on the solid stays
     in that flat face or on its rim and its share stays 1: the step measures its distance to that face alone), a
@@ -409,8 +409,8 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
     the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
     from the solid's body frame to the sphere's (rotᵀ own_rot), (3, 3); own_first: the sphere's body is the lower
-    index. The bounds and to_own may also be given per entry ((n,) and (n, 3, 3)): entries of several body pairs
-    with the same two solids' geometry, classified in one call.
+    index. The bounds, to_own and own_first may also be given per entry ((n,), (n, 3, 3), (n,)): entries of several
+    body pairs with the same two solids' geometry, classified in one call.
     The host's twin of dem/physics/contact_solid.py ``classify_entry`` (its docstring has the reasoning). Int (n,)."""
     out = np.full(len(points), GENERAL, np.int64)
     if len(points) == 0:
@@ -446,7 +446,8 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     n = normal[idx]
     to_own = np.asarray(to_own, float)  # the direction the sphere's body looks back along, its own frame:
     back = -n @ to_own if to_own.ndim == 2 else -np.einsum("ni,nij->nj", n, to_own[idx])
-    steady = steady_share(own, solid, back, n, s, turn, own_first)
+    first = np.asarray(own_first, bool)
+    steady = steady_share(own, solid, back, n, s, turn, first if first.ndim == 0 else first[idx])
     out[idx[steady == IDLE]] = IDLE
     carry = (steady == CARRY) & (code >= 0)
     out[idx[carry]] = code[carry]
@@ -475,22 +476,21 @@ def _face_bounds(s, turn):
     return loose, loose_own, tight, tight_own
 
 
-def steady_share(own: ContactSolid, solid: ContactSolid, back, normal, s, turn, own_first: bool) -> np.ndarray:
+def steady_share(own: ContactSolid, solid: ContactSolid, back, normal, s, turn, own_first) -> np.ndarray:
     """For contacts whose normal (n, 3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by
     less than ψ (sin ψ = s) there and ψ + turn [rad] in the sphere's body till the next search: IDLE where the
     share (dem/physics/contact_solid.py, ``sphere_side_share``) stays 0, CARRY where it stays 1, else GENERAL. It
     stays so when a face of each body surely meets the normal within 10° and every face that may meet it compares
     alike: the sphere's body's all larger (IDLE) or all smaller (CARRY) than the solid's, of one size as the first
-    body's (own_first) decides. The host's twin of ``_steady_share`` there."""
+    body's (own_first: a bool, or one per contact) decides. The host's twin of ``_steady_share`` there."""
     loose, loose_own, tight, tight_own = _face_bounds(np.asarray(s, float), turn)
     sure, _l, _m = solid.scan_faces(normal, tight)
     _c, least, most = solid.scan_faces(normal, loose)
     sure_own, _l, _m = own.scan_faces(back, tight_own)
     _c, own_least, own_most = own.scan_faces(back, loose_own)
-    if own_first:
-        idle, carry = own_least > most * (1.0 + SAME_AREA), own_most <= least * (1.0 + SAME_AREA)
-    else:
-        idle, carry = own_least >= most * (1.0 - SAME_AREA), own_most < least * (1.0 - SAME_AREA)
+    first = np.asarray(own_first, bool)  # one for all, or one per contact
+    idle = np.where(first, own_least > most * (1.0 + SAME_AREA), own_least >= most * (1.0 - SAME_AREA))
+    carry = np.where(first, own_most <= least * (1.0 + SAME_AREA), own_most < least * (1.0 - SAME_AREA))
     sure = (sure > 0) & (sure_own > 0)
     return np.where(sure & idle, IDLE, np.where(sure & carry, CARRY, GENERAL))
 

@@ -88,9 +88,9 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
     body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
     cb, cr = model.cluster_body_np, model.cluster_range_np
     first_cluster = np.searchsorted(cr[:, 2], np.arange(n + 1))
-    groups: dict = {}  # (solid's key, own solid's key, own first) -> the sides' spheres, in the solid's frame
+    groups: dict = {}  # (solid's key, own solid's key) -> the sides' spheres, in the solid's frame
     for x, y in zip(a, b):
-        for sph, sol, first in ((x, y, True), (y, x, False)):  # sph's spheres against sol's solid
+        for sph, sol in ((x, y), (y, x)):  # sph's spheres against sol's solid
             if solids[sol] is None:
                 continue
             centre = model.clumps[sol].mass_props.center
@@ -113,11 +113,11 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
             if not close.any():
                 continue
             own = solids[sph]
-            key = (solids[sol].key, None if own is None else own.key, first)
+            key = (solids[sol].key, None if own is None else own.key)
             groups.setdefault(key, []).append((sph, sol, idx[close], local[close],
                                                np.linalg.norm(world[close] - pos[sol], axis=1)))
     out = [np.zeros((0, 3), np.int64)]
-    for (_k, _o, first), sides in groups.items():
+    for sides in groups.values():
         sph0, sol0 = sides[0][0], sides[0][1]
         count = [len(side[2]) for side in sides]
         idx, local, dist = (np.concatenate([side[j] for side in sides]) for j in (2, 3, 4))
@@ -127,11 +127,12 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
         keep = nearest[0] - r[idx] < skin
         idx, local, dist, sph, sol = idx[keep], local[keep], dist[keep], sph[keep], sol[keep]
         to_own = np.einsum("nji,njk->nik", rot[sol], rot[sph])  # rotᵀ own_rot of each entry's two bodies
+        first = sph < sol  # the sphere's body is the lower index
         hint = classify_entries(solids[sph0], solids[sol0], local, tuple(v[keep] for v in nearest), dist, to_own,
                                 model.bound_radius[sph], model.bound_radius[sol], first, skin)
         use = hint != IDLE
-        idx, tag, hint = idx[use], -1 - sol[use], hint[use]
-        out.append(np.column_stack([idx, tag, hint] if first else [tag, idx, hint]))
+        idx, tag, hint, first = idx[use], -1 - sol[use], hint[use], first[use]
+        out.append(np.column_stack([np.where(first, idx, tag), np.where(first, tag, idx), hint]))
     return np.concatenate(out).astype(np.int64)
 
 
