@@ -350,15 +350,13 @@ class Simulation:
             old[:, :2] = np.where(old[:, :2] >= 0, old[:, :2] - int(dm.hull_start[w]), old[:, :2] + c0)
             motion = mon[c0: c0 + m.clump_count, LY.MON_PAIR_MOTION]
             moved[w] = motion >= PAIR_PARTIAL_MOTION * self.pair_skins[w] if part else np.ones(m.clump_count, bool)
-            if moved[w].all():
-                found[w] = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w])
-            else:  # the kept entries of the pairs of two bodies that did not move, with the moved bodies' pairs
+            every = moved[w].all()
+            pairs = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w],
+                               bodies=None if every else moved[w])
+            if not every:  # with the kept entries of the pairs of two bodies that did not move
                 a, b = entry_bodies(m, old)
-                kept = old[~(moved[w][a] | moved[w][b])]
-                fresh = find_pairs(m, pos[c0: c0 + m.clump_count], rot[c0: c0 + m.clump_count], self.pair_skins[w],
-                                   bodies=moved[w])
-                found[w] = sort_entries(m, np.concatenate([kept, fresh]))
-            found[w] = (found[w], old)
+                pairs = sort_entries(m, np.concatenate([old[~(moved[w][a] | moved[w][b])], pairs]))
+            found[w] = (pairs, old)
         need = max(len(p) for p, _ in found.values())
         if self.parallel:  # room for the device search to grow the list before the host is needed again
             need = int(1.5 * need) + 64

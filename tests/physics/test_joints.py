@@ -90,6 +90,20 @@ REACH = 0.06
 """[m] how far a point named for a face may move (the search's reach: a body's motion bound till the next search)."""
 
 
+def _test_solids():
+    """A box, a voussoir-like prism, an octagonal one (obtuse edges: a point beside one may be nearer the next face), a
+    drum that tapers upward and one that widens (the first's top rim obtuse, the second's base rim)."""
+    from dem.model.clump import Box
+    from dem.model.contact_solid import contact_solid
+    from dem.model.solids import Frustum, Prism
+
+    return [contact_solid(Box((0.4, 0.3, 0.2))),
+            contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
+            contact_solid(Prism(tuple((0.3 * math.cos(a), 0.3 * math.sin(a)) for a in np.arange(8) * math.pi / 4),
+                                0.2)),
+            contact_solid(Frustum(0.5, 0.3, 0.25)), contact_solid(Frustum(0.25, 0.3, 0.5))]
+
+
 def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_names_that_face(ti_cpu):
     """A sphere near the edge of another body's face gets that face as its hint when its closest point on the solid
     can only lie on the face or its rim till the next search (dem.model.contact_solid.ContactSolid.closed_face): the
@@ -100,15 +114,7 @@ def test_the_distance_to_one_face_and_its_rim_is_the_solids_where_the_search_nam
     reach it was named for, equals the host's distance to the solid there, normals too; and many of those points lie
     beyond the face's rim, not over it."""
     dem = ti_cpu
-    from dem.model.clump import Box
-    from dem.model.contact_solid import contact_solid
-    from dem.model.solids import Frustum, Prism
-
-    shapes = [contact_solid(Box((0.4, 0.3, 0.2))),
-              contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
-              contact_solid(Prism(tuple((0.3 * math.cos(a), 0.3 * math.sin(a)) for a in np.arange(8) * math.pi / 4),
-                                  0.2)),
-              contact_solid(Frustum(0.5, 0.3, 0.25)), contact_solid(Frustum(0.25, 0.3, 0.5))]
+    shapes = _test_solids()
     rng = np.random.default_rng(11)
     center = np.array([0.01, -0.02, 0.03])
     beyond_rim = 0
@@ -164,15 +170,9 @@ def test_a_sphere_named_for_a_face_may_come_inside_the_solid_where_that_face_sta
     within the reach outside the box, the prisms and the drums of the test above, named by classify_entries, each
     moved anywhere within the reach: the kernel's distance to the named face equals the host's signed distance to
     the solid (to 1e-13 m: the same planes, other rounding), normals too, and many of the moved points lie inside."""
-    from dem.model.clump import Box
-    from dem.model.contact_solid import FACE_CODE, classify_entries, contact_solid
-    from dem.model.solids import Frustum, Prism
+    from dem.model.contact_solid import FACE_CODE, classify_entries
 
-    shapes = [contact_solid(Box((0.4, 0.3, 0.2))),
-              contact_solid(Prism(((0.0, 0.0), (1.0, 0.1), (0.9, 0.5), (0.1, 0.4)), 0.3)),
-              contact_solid(Prism(tuple((0.3 * math.cos(a), 0.3 * math.sin(a)) for a in np.arange(8) * math.pi / 4),
-                                  0.2)),
-              contact_solid(Frustum(0.5, 0.3, 0.25)), contact_solid(Frustum(0.25, 0.3, 0.5))]
+    shapes = _test_solids()
     rng = np.random.default_rng(12)
     center = np.array([0.01, -0.02, 0.03])
     inside = 0
