@@ -33,16 +33,20 @@ MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
-MAX_TURN = 0.1  # [rad]: the pair search leaves out no entry of bodies that may turn more between two searches
+MAX_TURN = 0.17  # [rad]: the pair search names no face for bodies that may turn more between two searches (past about 10°,
+# sin 10° = 0.174, no face is sure to hold a contact within 10° of its normal: _face_bounds)
 IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
 CARRY = 1  # steady_share: the share stays 1
 FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
 # (the sphere's closest point on the solid stays in that face or on its rim)
-# a hint ≤ SHARE_HINT: the whole narrow phase, but the one face of the solid and the one of the sphere's own body that
-# the contact's normal can meet within 10° are known: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own
-# face's), each code as FACE_CODE's, 0 for none
+# a hint ≤ SHARE_HINT: the share from the one face of the solid and the one of the sphere's own body that the
+# contact's normal can meet within 10°: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own face's [+ AT_FACE]),
+# each code as FACE_CODE's, 0 for none; with AT_FACE the solid's face named is also the one on which, or on whose rim,
+# the sphere's closest point stays (as a face code's): the step measures the distance to that face alone, else the
+# whole narrow phase
 SHARE_HINT = -3
-SHARE_SPAN = 1 << 15
+SHARE_SPAN = 1 << 14
+AT_FACE = SHARE_SPAN * SHARE_SPAN  # (a share hint stays above −2³¹: it is kept as an i32)
 
 
 @dataclass(frozen=True)
@@ -404,7 +408,8 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
     the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest point on the solid stays
     in that flat face or on its rim and its share stays 1: the step measures its distance to that face alone), a
-    share hint ≤ SHARE_HINT (the one face of each body its share can meet), or GENERAL.
+    share hint ≤ SHARE_HINT (the one face of each body its share can meet, and with AT_FACE the solid's also the face
+    whose distance the step measures, as a face code's), or GENERAL.
     The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
     [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
     the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
@@ -457,7 +462,8 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
         return out
     f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], s[rest], turn[rest])
     good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
-    out[sel[good]] = SHARE_HINT - (f_solid[good] * SHARE_SPAN + f_own[good])
+    at_face = np.where((code[rest] >= 0) & (code[rest] == f_solid), AT_FACE, 0)  # the distance: that face's
+    out[sel[good]] = SHARE_HINT - (f_solid * SHARE_SPAN + f_own + at_face)[good]
     return out
 
 

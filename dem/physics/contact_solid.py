@@ -14,6 +14,7 @@ import math
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.contact_solid import (
+    AT_FACE,
     CARRY,
     FACE_CODE,
     FACE_COS,
@@ -432,11 +433,12 @@ def _steady_share(solid: ti.template(), own_row, back, row0, p, best_n, s, turn,
 
 
 @ti.func
-def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn):  # in:
+def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn, code):  # in:
     """:func:`classify_entry`'s share hint, or GENERAL: the normal best_n (the solid's frame, at p) turns by less than
     ψ, sin ψ = s = reach ÷ distance, in the solid's frame (p − its closest point moves by less than the reach: the
     map is 1-Lipschitz for a convex part), by less than ψ + turn in the sphere's body's (looking back along `back`):
-    the faces within 10° + ψ (+ turn) of it now are all the step's share can meet.
+    the faces within 10° + ψ (+ turn) of it now are all the step's share can meet. With AT_FACE where the solid's
+    face named is `code`, the face on which, or on whose rim, p's closest point stays (GENERAL: none).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
@@ -449,7 +451,10 @@ def _share_hint(solid: ti.template(), own_row, back, row0, p, best_n, s, turn): 
     if n_own == 0:
         f_own = 0
     if n_solid <= 1 and n_own <= 1 and f_solid < SHARE_SPAN and f_own < SHARE_SPAN:
-        hint = SHARE_HINT - (f_solid * SHARE_SPAN + f_own)
+        at_face = 0
+        if code >= 0 and code == f_solid:  # the distance: that face's
+            at_face = AT_FACE
+        hint = SHARE_HINT - (f_solid * SHARE_SPAN + f_own + at_face)
     return hint
 
 
@@ -505,9 +510,10 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
     body moves less than `skin` [m]: IDLE (its stiffness share, sphere_side_share, is 0 at every pose the two can
     reach: the search leaves it out), a face code ≥ 0 (its closest point on the solid stays in one flat face F or
     on F's rim and its share stays 1: the step measures the distance to F alone, :func:`sphere_solid` with the
-    hint), a share hint ≤ SHARE_HINT (the whole narrow phase, but at most one face of each body can meet the
-    contact's normal within 10°: the step tests those two, :func:`coded_face_area`, instead of scanning every face),
-    or GENERAL.
+    hint), a share hint ≤ SHARE_HINT (at most one face of each body can meet the contact's normal within 10°: the
+    step tests those two, :func:`coded_face_area`, instead of scanning every face; with AT_FACE the solid's face
+    named also holds the closest point, as a face code's, and the step measures its distance alone, else the whole
+    narrow phase), or GENERAL.
 
     The sphere's centre moves less than reach = skin · max(1, (|x − pos| + skin) ÷ bound) in the solid's frame (its
     own body's motion bound, and the solid's at the sphere's distance from its centre), and either body turns less
@@ -568,7 +574,7 @@ def classify_entry(solid: ti.template(), x, own_rot, own_row, own_bound, pos, ro
             elif steady == CARRY and code >= 0:
                 hint = code
             else:
-                hint = _share_hint(solid, own_row, back, row0, p, best_n, s, turn)
+                hint = _share_hint(solid, own_row, back, row0, p, best_n, s, turn, code)
     return hint
 
 
@@ -595,17 +601,22 @@ def distance_to_solid(solid: ti.template(), x, pos, rot, row0):  # in:
 def sphere_solid(solid: ti.template(), x, r, body, row0, hint):  # in:
     """A sphere of centre x [m] and radius r [m] against the solid (rows from row0) of `body` (a
     ``contact_geometry.Body``): its ``ContactGeometry`` without motion, the normal from the solid towards the sphere.
-    With the pair search's `hint` ≥ 0 (:func:`classify_entry`: the sphere's closest point on the solid stays in that
-    flat face or on its rim) the distance is that face's (:func:`_face_distance`), else the solid's
-    (:func:`solid_distance`).
+    With the pair search's `hint` ≥ 0, or a share hint with AT_FACE (:func:`classify_entry`: the sphere's closest
+    point on the solid stays in that flat face or on its rim) the distance is that face's (:func:`_face_distance`),
+    else the solid's (:func:`solid_distance`).
 
     In/out — in solid: the model's solid rows (md.solid).
     """
     p = mat_vec(body.rot.transpose(), x - body.pos)
     dist = 0.0
     n_body = ti.Vector([0.0, 0.0, 1.0])
-    if hint >= 0:
-        dist, n_body = _face_distance(solid, row0 + hint // FACE_CODE, hint % FACE_CODE, p)
+    code = hint  # the face whose distance is the solid's (-1: none)
+    if hint <= SHARE_HINT:
+        code = -1
+        if SHARE_HINT - hint >= AT_FACE:
+            code = (SHARE_HINT - hint - AT_FACE) // SHARE_SPAN
+    if code >= 0:
+        dist, n_body = _face_distance(solid, row0 + code // FACE_CODE, code % FACE_CODE, p)
     else:
         dist, n_body = solid_distance(solid, row0, p)
     g = CG.ContactGeometry(touching=0)

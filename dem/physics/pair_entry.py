@@ -4,7 +4,8 @@ An entry (p, q, g, h, hint) holds two sides, p of body a and q of body b, a < b,
 orders it by (pair_search_device.py), and the search's hint (dem.model.contact_solid.classify_entries): ≥ 0, the one
 flat face of the solid that stays the sphere's closest feature, its share 1, till the next search (the step measures
 the distance to its plane and skips the share); −1, the whole narrow phase each step; ≤ −3 (SHARE_HINT), the
-whole narrow phase, the share from the one face of each body it can meet (the step tests two faces, not all). A
+share from the one face of each body it can meet (the step tests two faces, not all), and the distance to the
+solid's face named where that face also holds the closest point (AT_FACE), else the whole narrow phase. A
 side ≥ 0 is a hull sphere (global index); a side < 0 stands for the solid of clump −1 − side
 (physics/contact_solid.py). So an entry is one of
     (i, j)          hull sphere i of a against hull sphere j of b          bodies without solids (joints "spheres")
@@ -20,7 +21,7 @@ size, body a's (the lower index) do.
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
-from ..model.contact_solid import SHARE_HINT, SHARE_SPAN
+from ..model.contact_solid import AT_FACE, SHARE_HINT, SHARE_SPAN
 from . import contact_geometry as CG
 from .contact_geometry import sphere_centre, sphere_sphere
 from .contact_solid import coded_face_area, face_area, sphere_side_share, sphere_solid
@@ -58,7 +59,7 @@ def entry_share(md: ti.template(), pair, g, ba, bb):  # in:
     if (pair[0] < 0 or pair[1] < 0) and ba.solid >= 0 and bb.solid >= 0 and hint < 0:
         area_a = 0.0
         area_b = 0.0
-        coded = SHARE_HINT - hint  # a share hint: the solid's face × SHARE_SPAN + the sphere's body's
+        coded = (SHARE_HINT - hint) % AT_FACE  # a share hint: the solid's face × SHARE_SPAN + the sphere's body's
         for side in range(2):  # a's face there looks along −n (n from b towards a), b's along n: one call site
             row, pos, rot, d = ba.solid, ba.pos, ba.rot, -g.normal
             solid_side = pair[0] < 0  # a is the solid's body

@@ -564,9 +564,9 @@ def _hints_off(monkeypatch, which):
     every entry with the whole narrow phase; "shares": scan every face for the share) and count the entries it gave
     each."""
     import dem.physics.pair_search as PS
-    from dem.model.contact_solid import GENERAL, IDLE, SHARE_HINT
+    from dem.model.contact_solid import AT_FACE, GENERAL, IDLE, SHARE_HINT
 
-    seen = {"idle": 0, "faces": 0, "shares": 0}
+    seen = {"idle": 0, "faces": 0, "shares": 0, "at_face": 0}
     classify = PS.classify_entries
 
     def patched(*args):
@@ -574,6 +574,7 @@ def _hints_off(monkeypatch, which):
         seen["idle"] += int(np.sum(hint == IDLE))
         seen["faces"] += int(np.sum(hint >= 0))
         seen["shares"] += int(np.sum(hint <= SHARE_HINT))
+        seen["at_face"] += int(np.sum(hint <= SHARE_HINT - AT_FACE))  # share hints whose distance is a face's
         drop = {"idle": hint == IDLE, "faces": hint >= 0, "shares": hint <= SHARE_HINT}[which]
         return np.where(drop, GENERAL, hint)
 
@@ -605,9 +606,11 @@ def test_entries_left_out_at_the_search_would_have_carried_nothing(ti_cpu, monke
 def test_a_share_from_the_two_faces_named_is_the_share_of_every_face(ti_cpu, monkeypatch, case):
     """An entry near an edge (the whole narrow phase) whose normal can meet, within 10°, at most one face of each body
     till the next search gets a share hint naming the two (dem.model.contact_solid.classify_entries): the step tests
-    those two faces instead of scanning all. Exact: the histories with and without the share hints are the same to
-    the bit (the share is one of 0, ½, 1 either way), for the sliding cube and the rocking block, whose edge spheres
-    take them."""
+    those two faces instead of scanning all, and where the solid's face named also holds the sphere's closest point
+    (AT_FACE: on the face or its rim, as a face hint's) it measures the distance to that face alone. Exact: the
+    histories with and without the share hints are the same to the bit (the share is one of 0, ½, 1 either way; the
+    distance off a box's face or rim is the same sum either way), for the sliding cube and the rocking block, whose
+    edge spheres take them, some with AT_FACE."""
     dem = ti_cpu
     model = _slider(dem, on_wall=False)[0] if case == "slides" else _rocker(dem, on_block=True)[0]
     t_end = 0.15 if case == "slides" else 0.3
@@ -616,7 +619,7 @@ def test_a_share_from_the_two_faces_named_is_the_share_of_every_face(ti_cpu, mon
         seen = _hints_off(monkeypatch, "shares") if not shares else {}
         sim = dem.Simulation(model, dt=_dt(model), history_every=20, sleep=False)
         runs.append(sim.advance(int(t_end / sim.dt)))
-    assert seen["shares"] > 0
+    assert seen["shares"] > 0 and seen["at_face"] > 0
     assert np.array_equal(runs[0], runs[1])
 
 
