@@ -33,17 +33,17 @@ MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
 SAME_AREA = 1e-6  # two faces whose areas differ by less than this fraction are the same size
-MAX_TURN = 0.17  # [rad]: the pair search names no face for bodies that may turn more between two searches (past about 10°,
-# sin 10° = 0.174, no face is sure to hold a contact within 10° of its normal: _face_bounds)
+MAX_TURN = 0.17  # [rad]: the search names no face for bodies that may turn more between two searches (past
+# about 10°, sin 10° = 0.174, no face is sure to hold a contact within 10° of its normal: _face_bounds)
 IDLE, GENERAL = -2, -1  # an entry's hint (classify_entries): left out; the whole narrow phase each step
 CARRY = 1  # steady_share: the share stays 1
 FACE_CODE = 128  # a hint ≥ 0: part header row (from the solid's first) × FACE_CODE + the face's index in the part
 # (the sphere's closest point on the solid stays in that face or on its rim)
 # a hint ≤ SHARE_HINT: the share from the one face of the solid and the one of the sphere's own body that the
-# contact's normal can meet within 10°: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own face's [+ AT_FACE]),
-# each code as FACE_CODE's, 0 for none; with AT_FACE the solid's face named is also the one on which, or on whose rim,
-# the sphere's closest point stays (as a face code's): the step measures the distance to that face alone, else the
-# whole narrow phase
+# contact's normal can meet within 10°: SHARE_HINT − (the solid's face's code × SHARE_SPAN + the own face's
+# [+ AT_FACE]), each code as FACE_CODE's, 0 for none; with AT_FACE the solid's face named is also the one on which,
+# or on whose rim, the sphere's closest point stays (as a face code's): the step measures the distance to that face
+# alone, else the whole narrow phase
 SHARE_HINT = -3
 SHARE_SPAN = 1 << 14
 AT_FACE = SHARE_SPAN * SHARE_SPAN  # (a share hint stays above −2³¹: it is kept as an i32)
