@@ -29,7 +29,6 @@ from ..model.contact_solid import GENERAL, IDLE
 from .contact_geometry import sphere_centre
 from .contact_solid import classify_entry, distance_to_solid, solid_row, solid_trips
 
-
 # The count pass's skin over the write pass's, in both count/write pairs of the block path (the body pairs here, the
 # wall candidates in step_blocks.py). 1 in every run; a test compiles the block path with another value (in a
 # process of its own: the value is read when the kernel compiles) to make the two passes disagree on the spheres
@@ -184,10 +183,10 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
 def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, limit, write,  # in:
                   ct: ti.template()):  # out:
     """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h, hint) at
-    pairs[base + k0 ... base + limit) with ``write`` (pair_entry.py): sphere pairs when neither body has a solid (none unless the
-    bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's first cluster,
-    then g's spheres against b's solid when h is b's first cluster (each cluster against each other body's solid
-    once, in the list's (g, h, p, q) order). Returns how many (written or not), and the loop iterations run.
+    pairs[base + k0 ... base + limit) with ``write`` (pair_entry.py): sphere pairs when neither body has a solid
+    (none unless the bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's
+    first cluster, then g's spheres against b's solid when h is b's first cluster (each cluster against each other
+    body's solid once, in the list's (g, h, p, q) order). Returns how many (written or not), and the loop iterations run.
 
     In/out — in md: cluster_range, cluster_body, sph_body, clump_param, solid; in st: pos, rot; out ct: pairs[base +
     k0 ... base + limit) (with ``write``).
