@@ -186,7 +186,8 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, li
     pairs[base + k0 ... base + limit) with ``write`` (pair_entry.py): sphere pairs when neither body has a solid
     (none unless the bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's
     first cluster, then g's spheres against b's solid when h is b's first cluster (each cluster against each other
-    body's solid once, in the list's (g, h, p, q) order). Returns how many (written or not), and the loop iterations run.
+    body's solid once, in the list's (g, h, p, q) order). Returns how many (written or not), and the loop
+    iterations run.
 
     In/out — in md: cluster_range, cluster_body, sph_body, clump_param, solid; in st: pos, rot; out ct: pairs[base +
     k0 ... base + limit) (with ``write``).
