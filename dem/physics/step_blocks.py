@@ -20,6 +20,14 @@ grouped by clump) and adds them to the clump with atomics once per run, so a clu
 of contacts takes ~bd atomic adds per step, not thousands. Counters are written by lane 0 with plain
 stores (integer atomics inside loops are miscompiled by Taichi's Vulkan code generator).
 
+What orders what: a barrier (block_sync) orders every thread's memory accesses before it against every thread's
+after it. On CUDA that holds for global memory too (``__syncthreads``), and so for the counters lane 0 writes
+(rebuild flag, pair stop, pair half, overflow) and the state the other stages write. On the SPIR-V backends
+Taichi 1.7.4 emits the barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory |
+AcquireRelease; ``ti.simt.block.mem_sync`` is the same scope, and Taichi has no storage-buffer fence there): the
+Vulkan memory model does not promise those global stores visible across the barrier. Not fixed yet (issue 30,
+item 4); lavapipe runs a workgroup's invocations on one CPU thread, so no test there can show a stale read.
+
 Every thread of a block runs the same number of loop iterations and reaches the same barriers: the
 loop runs ``max_steps`` times and a world that is done (its target reached, or its pair list overflowed)
 idles through the rest. With one thread per block (bd = 1, the CPU backend) the barriers compile away and
