@@ -126,7 +126,8 @@ def test_vulkan_block_list_on_the_skin_edge(tmp_path, ti_cpu, vulkan_available):
     lists, rows, recounts = _child(tmp_path, "vulkan", 1.0, "parallel")
     assert recounts == 0
     assert _check_list(lists, EXPECTED) == _check_list(serial[0], EXPECTED)
-    # ÷ each column's largest magnitude: one contact per clump, so the sums are of one term each; what differs is
-    # the device's arithmetic (no fast-math promise across backends): ~1e-12 over 400 steps
-    scale = np.max(np.abs(serial[1]), axis=0) + 1e-300
+    # ÷ each column's largest magnitude, floored at 1e-6 (SI units: the energies in play are ~1e-3 J): one contact
+    # per clump, so the sums are of one term each; what differs is the device's arithmetic (no fast-math promise
+    # across backends): measured 3e-16 relative, and 2e-20 J on E_boundary, a round-off-sized column (no wall moves)
+    scale = np.max(np.abs(serial[1]), axis=0) + 1e-6
     assert np.max(np.abs(rows - serial[1]) / scale) < 1e-9
