@@ -12,7 +12,7 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-from ..device.backends import ARCHS
+from ..device.backends import ARCHS, check_block_dim
 from ..model.sizing import allow_large
 from ..output.columns import from_json, guess
 from ..output.headline import headline_text, motion_summary
@@ -47,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
 # options taking a number: argparse reads '--dt -1e-5' as two options, so such a pair is joined first
 # ('--dt=-1e-5') and the value's own check names the allowed range
 _NUMBER_OPTIONS = ("--dt", "--t-end", "--history-dt", "--record-dt", "--threads", "--vtk-every", "--vtk-fps",
-                   "--checkpoint-every", "--zoom", "--fps", "--stride", "--frame")
+                   "--checkpoint-every", "--zoom", "--fps", "--stride", "--frame", "--block-dim")
 
 
 
@@ -129,6 +129,9 @@ def _add_run(sub):
                    help="the block path (one thread block per world, body pairs searched on the device), the "
                         "default on GPU backends; on the CPU one thread per world, to check it against the serial "
                         "path")
+    p.add_argument("--block-dim", type=int, default=None, metavar="N",
+                   help="threads per world on the block path: a power of two up to the backend's limit (1 on the "
+                        "CPU, 1024 on CUDA, 256 on Vulkan and Metal; default 128 on GPUs, 1 on the CPU)")
     p.add_argument("--stop-on", nargs="+", default=None, metavar="EVENT", choices=[*KINDS, "none"],
                    help="end the run at the first of these events: overturn (any body fell: its tilt reached its "
                    "overturning angle or it dropped off its support; README 'When a body falls'), left_domain, "
@@ -174,6 +177,7 @@ def _run(a) -> int:
 
     try:
         check_threads(a.threads)
+        check_block_dim(a.block_dim, a.arch, name="--block-dim")  # against the backend asked for, before it starts
         dt = _number(a.dt, "--dt", allow_auto=True)
         t_end = _number(a.t_end, "--t-end")
         history_dt = _number(a.history_dt, "--history-dt")
@@ -187,7 +191,7 @@ def _run(a) -> int:
                           progress=not a.no_progress and sys.stderr.isatty(), implicit_damping=not a.explicit_damping,
                           plots=not a.no_plots, sleep=not a.no_sleep, checkpoint=a.checkpoint,
                           checkpoint_every=ckpt_every, table_format="csv" if a.csv else "parquet", stop_on=stop_on,
-                          parallel=True if a.parallel else None)
+                          parallel=True if a.parallel else None, block_dim=a.block_dim)
         if a.resume is not None:
             return _resume(a, opts)
         if a.scene is None:
@@ -342,7 +346,7 @@ def _resume(a, asked: RunOptions) -> int:
     out = Path(a.resume)
     # Δt, the record interval, damping and sleep come from the checkpoint (Run reads them there)
     opts = RunOptions(t_end=asked.t_end, out_dir=out, progress=asked.progress, plots=asked.plots,
-                      parallel=run.get("parallel"), checkpoint=asked.checkpoint,
+                      parallel=run.get("parallel"), block_dim=asked.block_dim, checkpoint=asked.checkpoint,
                       checkpoint_every=asked.checkpoint_every if asked.checkpoint_every is not None
                       else run["checkpoint_every"],
                       stop_on=asked.stop_on if asked.stop_on is not None else run["stop_on"])

@@ -113,10 +113,11 @@ WORLD_PARAM_WIDTH = 8
 # history row this launch writes; CT_PAIR_HALF which half of the world's pair region holds the current list
 # (device pair search); CT_PAIR_SEARCHES device pair searches so far; CT_OVERFLOW a device list overflowed
 # its capacity (1: body pairs); CT_ACTIVE the world steps in this launch (0: asleep and fast-forwarded,
-# finished, or stopped).
+# finished, or stopped); CT_RECOUNTS block-path list builds (wall candidates, body pairs) whose write pass found
+# another number than their count pass and were written again (pair_search_device.py, "Count and write").
 (CT_N_CAND, CT_REBUILD_FLAG, CT_REBUILDS, CT_FORCE_REBUILD, CT_WALLS_MOVING, CT_N_PAIRS, CT_PAIR_STOP,
  CT_STEPS_DONE, CT_STEP, CT_TARGET, CT_REC_FIRST, CT_PAIR_HALF, CT_PAIR_SEARCHES, CT_OVERFLOW,
- CT_ACTIVE) = range(15)
+ CT_ACTIVE, CT_RECOUNTS) = range(16)
 COUNTS_WIDTH = 16
 
 

@@ -8,10 +8,17 @@ numbered q = 0, 1, ... in (g, h) order — cluster_range[g][3] holds how many va
 (``DeviceModel``), world_info[WI_NCLUSTER_PAIRS] the total — and each thread of the block takes a
 contiguous range of q. The list is written without atomics (Taichi's Vulkan code generator mishandles
 integer atomics inside loops): a first pass counts each thread's pairs, a block-wide exclusive scan gives
-each thread its offset, a second pass writes (the same code: one call site run twice, so the two passes find the
-same entries). So the list comes out sorted by (g, h, i, j), the same
+each thread its offset, a second pass writes. So the list comes out sorted by (g, h, i, j), the same
 order every time, and the shear history of a pair that stays is found in the previous list by binary
 search on that key. The new list goes into the other half of the world's pair region; the halves swap.
+
+Count and write. The passes are one call site run in a loop (one inlined copy), but nothing promises that two
+passes compiled with fast math decide a sphere on the skin's edge alike. So a write pass never writes past the
+slots its count pass counted (its ``limit``), and it returns how many it found: if some thread's differs from its
+count, the block scans those numbers and writes again at their offsets (the same code and arguments as the write
+pass before); should that still differ, lane 0 writes the whole list alone in one pass (what it counts is then
+what it writes). The list therefore holds what one pass wrote, each entry once, and no slot left from before;
+the wall-candidate rebuild (step_blocks.py) does the same.
 
 The host search (pair_search.py) finds the same set; it is used to start a run and on the serial path.
 """
@@ -21,6 +28,22 @@ from ..device.kernel_lang import ti
 from ..model.contact_solid import GENERAL, IDLE
 from .contact_geometry import sphere_centre
 from .contact_solid import classify_entry, distance_to_solid, solid_row, solid_trips
+
+# The count pass's skin over the write pass's, in both count/write pairs of the block path (the body pairs here, the
+# wall candidates in step_blocks.py). 1 in every run; a test compiles the block path with another value (in a
+# process of its own: the value is read when the kernel compiles) to make the two passes disagree on the spheres
+# between the two skins, as two passes compiled apart with fast math might on a sphere on the skin's edge.
+COUNT_PASS_SKIN_SCALE = 1.0
+
+
+@ti.func
+def count_pass_skin(skin, phase):
+    """The skin [m] of pass `phase` of a count/write pair (0: the count pass; see COUNT_PASS_SKIN_SCALE)."""
+    out = skin
+    if ti.static(COUNT_PASS_SKIN_SCALE != 1.0):
+        if phase == 0:
+            out = skin * COUNT_PASS_SKIN_SCALE
+    return out
 
 
 @ti.func
@@ -116,15 +139,16 @@ def _first_of_clump(md: ti.template(), g):  # in:
 
 @ti.func
 def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, solid_body, x_solid, r_solid,  # in:
-                   skin, g, h, base, k0, write, sphere_first,
+                   skin, g, h, base, k0, limit, write, sphere_first,
                    ct: ti.template()):  # out:
     """Entries of the hull spheres of cluster `spheres` (cluster_range row; its bounding sphere cl, clump sphere_body
     at pose x_body, r_body) within `skin` [m] of the solid of clump solid_body (pose x_solid, r_solid), but for those
     that take no share of the stiffness until the next search (contact_solid.classify_entry): (i, −1 − solid_body, g,
     h, hint) when ``sphere_first``, else (−1 − solid_body, i, g, h, hint); stored from pairs[base + k0] with
-    ``write``. Returns how many, and the loop iterations run.
+    ``write``, never at pairs[base + limit] or past it. Returns how many (written or not), and the loop iterations
+    run.
 
-    In/out — in md: sph_body, clump_param, solid; out ct: pairs[base + k0 ...] (with ``write``).
+    In/out — in md: sph_body, clump_param, solid; out ct: pairs[base + k0 ... base + limit) (with ``write``).
     """
     row0 = solid_row(md, solid_body)
     own_row = solid_row(md, sphere_body)
@@ -146,7 +170,7 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
                 hint = classify_entry(md.solid, xi, r_body, own_row, own_bound, x_solid, r_solid, row0, bound,
                                       sphere_first, skin)
             if hint != IDLE:
-                if write == 1:
+                if write == 1 and k < limit:
                     p, q = i, -1 - solid_body
                     if sphere_first == 0:
                         p, q = -1 - solid_body, i
@@ -156,16 +180,17 @@ def _solid_entries(md: ti.template(), spheres, sphere_body, x_body, r_body, cl, 
 
 
 @ti.func
-def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, write,  # in:
+def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, limit, write,  # in:
                   ct: ti.template()):  # out:
     """Entries of clusters g and h (of clumps a < b) within `skin` [m] of touching, stored as (p, q, g, h, hint) at
-    pairs[base + k0 ...] with ``write`` (pair_entry.py): sphere pairs when neither body has a solid (none unless the
-    bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's first cluster,
-    then g's spheres against b's solid when h is b's first cluster (each cluster against each other body's solid
-    once, in the list's (g, h, p, q) order). Returns how many, and the loop iterations run.
+    pairs[base + k0 ... base + limit) with ``write`` (pair_entry.py): sphere pairs when neither body has a solid
+    (none unless the bounding spheres are within the skin); otherwise h's spheres against a's solid when g is a's
+    first cluster, then g's spheres against b's solid when h is b's first cluster (each cluster against each other
+    body's solid once, in the list's (g, h, p, q) order). Returns how many (written or not), and the loop
+    iterations run.
 
     In/out — in md: cluster_range, cluster_body, sph_body, clump_param, solid; in st: pos, rot; out ct: pairs[base +
-    k0 ...] (with ``write``).
+    k0 ... base + limit) (with ``write``).
     """
     rg = md.cluster_range[g]
     rh = md.cluster_range[h]
@@ -190,7 +215,7 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
                 meets = solid_row(md, b) >= 0 and _first_of_clump(md, h)
             if meets:
                 n, t = _solid_entries(md, spheres, own, x_own, r_own, cl, solid_body, x_solid, r_solid, skin, g, h,
-                                      base, k, write, first, ct)
+                                      base, k, limit, write, first, ct)
                 k += n
                 trips += t
     elif (xg - xh).norm() < cg[3] + ch[3] + skin:
@@ -202,20 +227,21 @@ def _cluster_pair(md: ti.template(), st: ti.template(), g, h, skin, base, k0, wr
                 bj = md.sph_body[j]
                 xj = sphere_centre(xb, rb, bj)
                 if (xi - xj).norm() - bi[3] - bj[3] < skin:
-                    if write == 1:
+                    if write == 1 and k < limit:
                         ct.pairs[base + k] = ti.Vector([i, j, g, h, GENERAL])
                     k += 1
     return k - k0, trips
 
 
 @ti.func
-def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k0, write,  # in:
+def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k0, limit, write,  # in:
                  ct: ti.template()):  # out:
-    """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring); returns how many,
-    and the loop iterations run.
+    """Sphere pairs of the cluster pairs numbered q0 ≤ q < q1 (see the module docstring), stored from pairs[base +
+    k0] with ``write``, never at pairs[base + limit] or past it; returns how many (written or not), and the loop
+    iterations run.
 
-    In/out — in md: cluster_range, cluster_body, sph_body, world_info; in st: pos, rot; out ct: pairs[base + k0 ...]
-    (with ``write``).
+    In/out — in md: cluster_range, cluster_body, sph_body, world_info; in st: pos, rot; out ct: pairs[base + k0 ...
+    base + limit) (with ``write``).
     """
     k = 0
     trips = 0
@@ -225,7 +251,7 @@ def search_range(md: ti.template(), st: ti.template(), wd, q0, q1, skin, base, k
         end = wd.cluster0 + wd.n_cluster
         trips += 32  # the binary search
         for _q in range(q0, q1):
-            found, t = _cluster_pair(md, st, g, h, skin, base, k0 + k, write, ct)
+            found, t = _cluster_pair(md, st, g, h, skin, base, k0 + k, limit, write, ct)
             k += found
             trips += t
             h += 1
@@ -284,7 +310,7 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
 
     In/out — in md: cluster_range, cluster_body, sph_body, world_info; out scan: the block's scratch; out st: monitor's
     pair motion restarts (reads pos, rot); out ct: pairs, pair_hist of the new list half; counts[w]: pair half, count,
-    searches, overflow.
+    searches, recounts, overflow.
     """
     w = wd.index
     total_q = md.world_info[w, LY.WI_NCLUSTER_PAIRS]
@@ -297,15 +323,28 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
     trips = 0
     offset = 0
     total = 0
-    for phase in range(2):  # count, then write: one call site, so both passes are the same code and agree
-        if phase == 0 or total <= pair_cap:
-            found, t = search_range(md, st, wd, q0, q1, skin, new_base, offset, phase, ct)
-            if phase == 0:
-                mine = found
-                trips = t
-        if phase == 0:
-            offset, total = exclusive_scan(lane, mine, bd, scan)
-    cost = 2 * trips + bd
+    redo = 0
+    for phase in range(4):  # count, write, and the passes after a disagreement (module docstring): one call site
+        if (phase < 2 or redo >= phase - 1) and total <= pair_cap:
+            a, b, k0, limit = q0, q1, offset, offset + mine
+            if phase == 3:
+                a, b, k0, limit = 0, 0, 0, pair_cap
+                if lane == 0:
+                    b = total_q
+            found, t = search_range(md, st, wd, a, b, count_pass_skin(skin, phase), new_base, k0, limit,
+                                    1 if phase > 0 else 0, ct)
+            trips += t + bd
+            if phase == 3:
+                total = block_max(lane, found, bd, scan)  # lane 0's: the others found none
+            else:
+                differs = 1
+                if phase > 0:  # (the same for every thread: the block's largest difference)
+                    differs = block_max(lane, ti.abs(found - mine), bd, scan)
+                if differs > 0:
+                    redo = phase  # 0 after the count pass; 1, 2 after a write pass that found another number
+                    mine = found
+                    offset, total = exclusive_scan(lane, mine, bd, scan)
+    cost = trips + bd
     if total <= pair_cap:
         block_sync(bd)
         k0, k1 = chunk(total, lane, bd)
@@ -317,6 +356,8 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
             ct.counts[w, LY.CT_PAIR_HALF] = 1 - half
             ct.counts[w, LY.CT_N_PAIRS] = total
             ct.counts[w, LY.CT_PAIR_SEARCHES] = ct.counts[w, LY.CT_PAIR_SEARCHES] + 1
+            if redo > 0:
+                ct.counts[w, LY.CT_RECOUNTS] = ct.counts[w, LY.CT_RECOUNTS] + 1
             for c in range(wd.clump0, wd.clump0 + wd.n_clump):
                 st.monitor[c][LY.MON_PAIR_MOTION] = 0.0
     elif lane == 0:

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..device import layout as LY
 from ..device import runtime
+from ..device.backends import check_block_dim
 from ..device.contacts import ContactArrays
 from ..device.host_copy import gather, scatter
 from ..device.kernel_args import KERNEL_ARRAY_COUNT, ContactArgs, DiagArgs, ModelArgs, StateArgs
@@ -187,7 +188,9 @@ class Simulation:
         implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
             with the velocities at t − Δt/2 as 004 does.
         sleep: let bodies at rest sleep (integrator.py); ``sleep_speed`` [m/s] and ``sleep_steps`` tune it.
-        block_dim: threads per world on the block path (default: 128 on GPUs, 1 on the CPU).
+        block_dim: threads per world on the block path (default: 128 on GPUs, 1 on the CPU): a power of two up to
+            the backend's limit (dem.device.backends.BLOCK_DIM_LIMITS: 1 on the CPU, 1,024 on CUDA, 256 on Vulkan
+            and Metal).
     """
 
     def __init__(self, model, *, dt: float, history_every: int = 1, skin: float | None = None,
@@ -219,9 +222,9 @@ class Simulation:
         self.implicit_damping = bool(implicit_damping)
         self.sleep_speed = float(sleep_speed) if sleep else 0.0
         self.sleep_steps = int(sleep_steps)
+        if block_dim is not None:  # before anything is allocated
+            check_block_dim(block_dim, "cpu" if runtime.is_serial_backend() else runtime.device_name())
         self.block_dim = int(block_dim) if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
-        if self.block_dim < 1 or (runtime.is_serial_backend() and self.block_dim != 1):
-            raise ValueError(f"block_dim must be 1 on the CPU backend and >= 1 elsewhere, got {block_dim}")
         self.device_model = DeviceModel(models, skins=self.skins, pair_skins=pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)

@@ -229,8 +229,8 @@ def rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin,  # i
     world, counts[w, CT_N_CAND].
     """
     k = 0
-    for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):
-        k += cluster_wall_candidates(md, st, wd, g, skin, k, True, ct)
+    for g in range(wd.cluster0, wd.cluster0 + wd.n_cluster):  # one pass: what it counts is what it writes
+        k += cluster_wall_candidates(md, st, wd, g, skin, k, wd.n_hull * wd.n_wall, 1, ct)
     ct.counts[wd.index, LY.CT_N_CAND] = k
 
 

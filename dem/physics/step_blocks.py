@@ -20,6 +20,14 @@ grouped by clump) and adds them to the clump with atomics once per run, so a clu
 of contacts takes ~bd atomic adds per step, not thousands. Counters are written by lane 0 with plain
 stores (integer atomics inside loops are miscompiled by Taichi's Vulkan code generator).
 
+What orders what: a barrier (block_sync) orders every thread's memory accesses before it against every thread's
+after it. On CUDA that holds for global memory too (``__syncthreads``), and so for the counters lane 0 writes
+(rebuild flag, pair stop, pair half, overflow) and the state the other stages write. On the SPIR-V backends
+Taichi 1.7.4 emits the barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory |
+AcquireRelease; ``ti.simt.block.mem_sync`` is the same scope, and Taichi has no storage-buffer fence there): the
+Vulkan memory model does not promise those global stores visible across the barrier. Not fixed yet (issue 30,
+item 4); lavapipe runs a workgroup's invocations on one CPU thread, so no test there can show a stale read.
+
 Every thread of a block runs the same number of loop iterations and reaches the same barriers: the
 loop runs ``max_steps`` times and a world that is done (its target reached, or its pair list overflowed)
 idles through the rest. With one thread per block (bd = 1, the CPU backend) the barriers compile away and
@@ -29,7 +37,7 @@ this is a plain per-world loop, which lets the CPU test the block path's logic.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import history_rows as R
-from .pair_search_device import block_max, block_pair_search, block_sync, chunk, exclusive_scan
+from .pair_search_device import block_max, block_pair_search, block_sync, chunk, count_pass_skin, exclusive_scan
 from .step import (
     begin_step,
     close_step,
@@ -48,24 +56,63 @@ def _rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin, lan
     """Rebuild world wd's wall-candidate list with the block's threads, each a contiguous share of the
     clusters; returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
 
+    Passes of one call site (pair_search_device.py, "Count and write"): 0 counts each thread's share; 1 writes it
+    at the offset the block-wide scan gave, never past the slots its count pass counted; if any thread's write
+    pass found another number than its count pass did, 2 writes the shares again at the offsets of what the
+    write passes found; if even then a thread's two write passes differ, 3: lane 0 writes the whole list alone
+    in one pass, as the serial path does. So the list holds what one pass wrote, each entry once, in cluster
+    order, with no slot left over from before, and counts[w, CT_N_CAND] says how many.
+
     In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out scan: the block's
-    scan scratch; out ct: cand of the world, counts[w, CT_N_CAND].
+    scan scratch; out ct: cand of the world, counts[w]: candidates, recounts.
     """
     g0, g1 = chunk(wd.n_cluster, lane, bd)
     mine = 0
-    for g in range(wd.cluster0 + g0, wd.cluster0 + g1):
-        mine += cluster_wall_candidates(md, st, wd, g, skin, 0, False, ct)
-    offset, total = exclusive_scan(lane, mine, bd, scan)
-    k = offset
-    for g in range(wd.cluster0 + g0, wd.cluster0 + g1):
-        k += cluster_wall_candidates(md, st, wd, g, skin, k, True, ct)
+    offset = 0
+    total = 0
+    redo = 0
+    cost = 0
+    for phase in range(4):
+        if phase < 2 or redo >= phase - 1:
+            a, b, k0, limit = g0, g1, offset, offset + mine
+            if phase == 3:
+                a, b, k0, limit = 0, 0, 0, wd.n_hull * wd.n_wall
+                if lane == 0:
+                    b = wd.n_cluster
+            k = k0
+            for g in range(wd.cluster0 + a, wd.cluster0 + b):
+                k += cluster_wall_candidates(md, st, wd, g, count_pass_skin(skin, phase), k, limit,
+                                             1 if phase > 0 else 0, ct)
+            cost += _rebuild_trips(md, wd, a, b) + bd
+            found = k - k0
+            if phase == 3:
+                total = found
+            else:
+                differs = 1
+                if phase > 0:  # (the same for every thread: the block's largest difference)
+                    differs = block_max(lane, ti.abs(found - mine), bd, scan)
+                if differs > 0:
+                    redo = phase  # 0 after the count pass; 1, 2 after a write pass that found another number
+                    mine = found
+                    offset, total = exclusive_scan(lane, mine, bd, scan)
     if lane == 0:
         ct.counts[wd.index, LY.CT_N_CAND] = total
+        if redo > 0:
+            ct.counts[wd.index, LY.CT_RECOUNTS] = ct.counts[wd.index, LY.CT_RECOUNTS] + 1
+    return cost
+
+
+@ti.func
+def _rebuild_trips(md: ti.template(), wd, a, b):  # in:
+    """A bound on the loop iterations of one rebuild pass over the world's clusters a ≤ g < b (local indices).
+
+    In/out — in md: cluster_range.
+    """
     spheres = 0
-    if g1 > g0:
-        last = md.cluster_range[wd.cluster0 + g1 - 1]
-        spheres = last[0] + last[1] - md.cluster_range[wd.cluster0 + g0][0]
-    return 2 * ((g1 - g0) + wd.n_wall * ((g1 - g0) + spheres)) + bd
+    if b > a:
+        last = md.cluster_range[wd.cluster0 + b - 1]
+        spheres = last[0] + last[1] - md.cluster_range[wd.cluster0 + a][0]
+    return (b - a) + wd.n_wall * ((b - a) + spheres)
 
 
 @ti.func

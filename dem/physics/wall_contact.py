@@ -25,14 +25,15 @@ from .contact_response import respond
 
 
 @ti.func
-def cluster_wall_candidates(md: ti.template(), st: ti.template(), wd, g, skin, k0, write: ti.template(),  # in:
+def cluster_wall_candidates(md: ti.template(), st: ti.template(), wd, g, skin, k0, limit, write,  # in:
                             ct: ti.template()):  # out:
     """Hull spheres of cluster g within `skin` [m] of a wall of world wd (walls in reach of the cluster's
-    bounding sphere only). With ``write`` they are stored in the world's candidate list from local position
-    k0 on; returns how many there are.
+    bounding sphere only). With ``write`` (1) they are stored in the world's candidate list from local position
+    k0 on, but never at `limit` or past it (the block path's write pass stops at the slots its count pass
+    counted, step_blocks.py); returns how many there are, written or not.
 
     In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out ct: cand[wd.cand0
-    + k0 ...] (with ``write``).
+    + k0 ... wd.cand0 + limit) (with ``write``).
     """
     cl = md.cluster_body[g]
     rng = md.cluster_range[g]
@@ -49,7 +50,7 @@ def cluster_wall_candidates(md: ti.template(), st: ti.template(), wd, g, skin, k
                 b = md.sph_body[i]
                 dist, _n, valid = plane_distance(sphere_centre(xg, rot, b), pl)
                 if valid == 1 and dist - b[3] < skin and dist > -b[3]:
-                    if ti.static(write):
+                    if write == 1 and k < limit:
                         ct.cand[wd.cand0 + k] = ti.Vector([i, w])
                     k += 1
     return k - k0

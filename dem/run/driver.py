@@ -306,6 +306,7 @@ class Run:
         self.scenes, self.resume = list(scenes), resume
         self.batch = len(scenes) > 1 if batch is None else bool(batch)
         self.progress, self.plots, self.parallel = opts.progress, opts.plots, opts.parallel
+        self.block_dim = opts.block_dim
         if resume is not None:
             run = resume.meta["run"]
             dt, implicit_damping, sleep = run["dt"], run["implicit_damping"], run["sleep"]
@@ -390,7 +391,7 @@ class Run:
         models = [w.scene.model for w in self.worlds]
         self.sim = sim = Simulation(models if self.batch else models[0], dt=self.dt, history_every=self.history_every,
                                     implicit_damping=self.implicit_damping, sleep=self.sleep, parallel=self.parallel,
-                                    capacity=_history_capacity(models, self.parallel))
+                                    capacity=_history_capacity(models, self.parallel), block_dim=self.block_dim)
         for w in self.worlds:
             w.setup(sim, runtime.precision())
         self.wall_before = 0.0  # wall time of earlier sessions (resumed runs) [s]

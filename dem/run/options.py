@@ -53,7 +53,8 @@ class RunOptions:
     history.parquet, compact) or ``"csv"`` (history.csv; dem.output.history). stop_on: event kinds
     (dem.run.event_kinds.KINDS) that end the run (None: the scene's choice). handle_signals: SIGINT/SIGTERM end
     the run after its chunk with everything written (None: when writing an output folder). parallel: the
-    block launch path (None: the backend's default, dem.physics.simulation).
+    block launch path (None: the backend's default, dem.physics.simulation). block_dim: threads per world on the
+    block path (None: the backend's default; Simulation checks it against the backend's limit).
     """
 
     t_end: float | None = None
@@ -72,6 +73,7 @@ class RunOptions:
     stop_on: tuple[str, ...] | None = None
     handle_signals: bool | None = None
     parallel: bool | None = None
+    block_dim: int | None = None
 
     def __post_init__(self):
         setattr_ = object.__setattr__  # frozen: normalise the fields once, here
