@@ -73,6 +73,26 @@ def exclusive_scan(lane, count, bd: ti.template(),  # in:
     return offset, total
 
 
+
+@ti.func
+def after_pass(phase, found, mine, offset, total, redo, lane, bd: ti.template(),  # in:
+               scan: ti.template()):  # out:
+    """After pass `phase` (0 the count, 1 and 2 writes) of a count/write pair in which this thread found `found`
+    items against `mine` before: where any thread of the block found another number (always after the count),
+    the new shares' offsets and total by a block-wide scan and redo = phase (the pass after a disagreement);
+    else all as they were. Returns (mine, offset, total, redo), the same redo in every thread.
+
+    In/out — out scan: the block's scan scratch.
+    """
+    differs = 1
+    if phase > 0:  # (the same for every thread: the block's largest difference)
+        differs = block_max(lane, ti.abs(found - mine), bd, scan)
+    if differs > 0:
+        redo = phase  # 0 after the count pass; 1, 2 after a write pass that found another number
+        mine = found
+        offset, total = exclusive_scan(lane, mine, bd, scan)
+    return mine, offset, total, redo
+
 @ti.func
 def block_sync(bd: ti.template()):
     if ti.static(bd > 1):
@@ -337,13 +357,7 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
             if phase == 3:
                 total = block_max(lane, found, bd, scan)  # lane 0's: the others found none
             else:
-                differs = 1
-                if phase > 0:  # (the same for every thread: the block's largest difference)
-                    differs = block_max(lane, ti.abs(found - mine), bd, scan)
-                if differs > 0:
-                    redo = phase  # 0 after the count pass; 1, 2 after a write pass that found another number
-                    mine = found
-                    offset, total = exclusive_scan(lane, mine, bd, scan)
+                mine, offset, total, redo = after_pass(phase, found, mine, offset, total, redo, lane, bd, scan)
     cost = trips + bd
     if total <= pair_cap:
         block_sync(bd)

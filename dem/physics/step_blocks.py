@@ -37,7 +37,7 @@ this is a plain per-world loop, which lets the CPU test the block path's logic.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import history_rows as R
-from .pair_search_device import block_max, block_pair_search, block_sync, chunk, count_pass_skin, exclusive_scan
+from .pair_search_device import after_pass, block_max, block_pair_search, block_sync, chunk, count_pass_skin
 from .step import (
     begin_step,
     close_step,
@@ -88,13 +88,7 @@ def _rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin, lan
             if phase == 3:
                 total = found
             else:
-                differs = 1
-                if phase > 0:  # (the same for every thread: the block's largest difference)
-                    differs = block_max(lane, ti.abs(found - mine), bd, scan)
-                if differs > 0:
-                    redo = phase  # 0 after the count pass; 1, 2 after a write pass that found another number
-                    mine = found
-                    offset, total = exclusive_scan(lane, mine, bd, scan)
+                mine, offset, total, redo = after_pass(phase, found, mine, offset, total, redo, lane, bd, scan)
     if lane == 0:
         ct.counts[wd.index, LY.CT_N_CAND] = total
         if redo > 0:

@@ -67,7 +67,7 @@ def test_unavailable_backend_is_one_error_line(tmp_path):
     import sys
 
     if platform.system() == "Darwin":
-        pytest.skip("Metal may run here")
+        pytest.skip("macOS has the Metal backend, so it cannot stand for an unavailable one here")
     out = tmp_path / "run"
     p = subprocess.run([sys.executable, "-m", "dem", "run", SCENE, "--arch", "metal", "--out", str(out), "--no-plots"],
                        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=300)
