@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .clump import Box
+from .solid_table import FRUSTUM, PRISM, SolidTable
 from .solids import Composite, Frustum, Prism
 
-PRISM, FRUSTUM = 0, 1
 MAX_PARTS = 8  # convex parts of one body's solid
 MAX_VERTICES = 64  # vertices of one part's polygon
 FACE_COS = 0.985  # cos 10°: a contact's normal within 10° of a flat face's meets that face (else an edge or corner)
@@ -101,15 +101,8 @@ class ContactSolid:
     def signed_distance(self, points) -> tuple[np.ndarray, np.ndarray]:
         """Signed distance [m] of each point (n, 3) [m], template frame, to the solid (< 0 inside) and the unit
         normal (n, 3) from the solid towards the point (outside) or out of the nearest face (inside)."""
-        p = np.asarray(points, float).reshape(-1, 3)
-        best_d = np.full(len(p), np.inf)
-        best_n = np.zeros((len(p), 3))
-        for part in self.parts:
-            d, n = _part_distance(part, p - part.offset)
-            take = d < best_d
-            best_d[take] = d[take]
-            best_n[take] = n[take]
-        return best_d, best_n
+        best, _which, normal, _second = self.nearest_parts(points)
+        return best, normal
 
     def face_area(self, points, directions) -> np.ndarray:
         """Area [m²] of the flat face of the solid that meets each contact: the face whose outward normal lies
@@ -144,59 +137,44 @@ class ContactSolid:
             np.asarray([part.kind, part.half_thickness, len(part.vertices)], float).tobytes()
             + np.asarray(part.vertices, float).tobytes() + np.asarray(part.offset, float).tobytes()
             for part in self.parts))
+        object.__setattr__(self, "_table", SolidTable([self]))  # its queries: a table of one solid
 
     @property
     def key(self) -> bytes:
         """The bytes of its parts' geometry: two solids of one key answer every query alike."""
         return self._key
 
+    @property
+    def table(self) -> SolidTable:
+        """The solid as a SolidTable of one (solid 0): the queries the pair search asks of many solids at once."""
+        return self._table
+
+    def _one(self, points) -> tuple[np.ndarray, np.ndarray]:
+        p = np.asarray(points, float).reshape(-1, 3)
+        return p, np.zeros(len(p), np.int64)
+
     def unique_face(self, directions, cos_limit: float) -> np.ndarray:
         """For each direction (n, 3): the code (FACE_CODE) of the one flat face whose outward normal lies within the
         angle of cosine `cos_limit` (a number, or one per direction) of it, 0 where none does, −1 where several do."""
-        ok = np.asarray(directions, float).reshape(-1, 3) @ self.faces[0].T > np.asarray(cos_limit, float)[..., None]
-        count = ok.sum(axis=1)
-        return np.where(count == 0, 0, np.where(count == 1, self.face_codes[np.argmax(ok, axis=1)], -1))
+        return self._table.unique_face(*self._one(directions), cos_limit)
 
     def scan_faces(self, directions, cos_limit: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For each direction (n, 3): how many flat faces have their outward normal within the angle of cosine
         `cos_limit` of it (a number, or one per direction), and the least and largest of their areas [m²] (inf and −inf
         where none has)."""
-        normals, areas = self.faces
-        ok = np.asarray(directions, float).reshape(-1, 3) @ normals.T > np.asarray(cos_limit, float)[..., None]
-        return (ok.sum(axis=1), np.where(ok, areas, np.inf).min(axis=1, initial=np.inf),
-                np.where(ok, areas, -np.inf).max(axis=1, initial=-np.inf))
+        return self._table.scan_faces(*self._one(directions), cos_limit)
 
     def nearest_parts(self, points) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """For each point (n, 3), template frame: its signed distance [m] to the nearest part, that part's index,
         the normal (as :meth:`signed_distance`) and the distance to the next nearest part [m] (inf: one part)."""
-        p = np.asarray(points, float).reshape(-1, 3)
-        best = np.full(len(p), np.inf)
-        second = np.full(len(p), np.inf)
-        which = np.zeros(len(p), np.int64)
-        normal = np.zeros((len(p), 3))
-        for k, part in enumerate(self.parts):
-            d, n = _part_distance(part, p - part.offset)
-            take = d < best
-            second = np.where(take, best, np.minimum(second, d))
-            best[take] = d[take]
-            which[take] = k
-            normal[take] = n[take]
-        return best, which, normal, second
+        return self._table.nearest_parts(*self._one(points))
 
     def face_margin(self, points, parts) -> tuple[np.ndarray, np.ndarray]:
         """How far [m] inside the boundary of a flat face of part `parts[i]` lies the projection of each point (n, 3),
         template frame, when the point is outside the part beyond that face's plane and its projection lies in the
         face (≤ 0 otherwise), and that face's index in the part (:func:`_faces`' order) (dem/physics/
         contact_solid.py, ``_face_margin``)."""
-        p = np.asarray(points, float).reshape(-1, 3)
-        margin = np.full(len(p), -1.0)
-        face = np.zeros(len(p), np.int64)
-        for k, part in enumerate(self.parts):
-            sel = np.flatnonzero(np.asarray(parts) == k)
-            if len(sel):
-                margin[sel], face[sel] = _face_margin(part, p[sel] - part.offset)
-        return margin, face
-
+        return self._table.face_margin(*self._one(points), parts)
 
     def face_rules(self, points, parts, faces, reach) -> np.ndarray:
         """For each point (n, 3), template frame, over face `faces[i]` (:func:`_faces`' order) of part `parts[i]`:
@@ -205,76 +183,14 @@ class ContactSolid:
         over its faces' planes: dem/physics/contact_solid.py, ``_part_distance``). Each face-plane distance changes by
         less than the reach (a frustum's in its meridian plane: the radius ρ is 1-Lipschitz), and the difference of
         two by less than the reach × |n_F − n_G|. Bool (n,)."""
-        p = np.asarray(points, float).reshape(-1, 3)
-        out = np.zeros(len(p), bool)
-        for k, part in enumerate(self.parts):
-            sel = np.flatnonzero(np.asarray(parts) == k)
-            if len(sel):
-                value, normal = _face_planes(part, p[sel] - part.offset)
-                f = np.asarray(faces)[sel]
-                if part.kind != PRISM:
-                    f = 2 * f  # base, top: meridian edges 0 and 2
-                rows = np.arange(len(sel))
-                gap = value[rows, f][:, None] - value
-                room = np.asarray(reach, float)[sel, None] * np.linalg.norm(normal[f][:, None] - normal[None], axis=2)
-                others = np.arange(value.shape[1])[None, :] != f[:, None]
-                out[sel] = np.all((gap > room) | ~others, axis=1)
-        return out
+        return self._table.face_rules(*self._one(points), parts, faces, reach)
 
     def closed_face(self, points, parts, reach) -> np.ndarray:
         """For each point (n, 3), template frame, nearest part `parts[i]`: the index (:func:`_faces`' order) of the
         flat face of that part on which, or on whose rim, its closest point of the part lies wherever the point moves
         by less than `reach` (n,) [m]; −1 where no face is sure to hold it (dem/physics/contact_solid.py,
         ``_closed_face``, has the reasoning)."""
-        p = np.asarray(points, float).reshape(-1, 3)
-        face = np.full(len(p), -1, np.int64)
-        for k, part in enumerate(self.parts):
-            sel = np.flatnonzero(np.asarray(parts) == k)
-            if len(sel):
-                face[sel] = _closed_face(part, p[sel] - part.offset, np.asarray(reach, float)[sel])
-        return face
-
-
-def _closed_face(part: ConvexPart, x: np.ndarray, reach: np.ndarray) -> np.ndarray:
-    """ContactSolid.closed_face for one part, points x (n, 3) in the part's frame."""
-    v = part.vertices
-    m = len(v)
-    e = np.roll(v, -1, axis=0) - v
-    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / np.sqrt(np.sum(e * e, axis=1))[:, None]  # as device_rows
-    if part.kind == PRISM:
-        q, edges = x[:, [0, 2]], m
-    else:
-        q, edges = np.column_stack([np.sqrt(x[:, 0] * x[:, 0] + x[:, 1] * x[:, 1]), x[:, 2]]), m - 1
-    s = np.stack([(q - v[k]) @ nrm[k] for k in range(edges)], axis=1)
-    k = np.argmax(s, axis=1)  # the first of equals, as on the device
-    ok = s[np.arange(len(x)), k] > reach
-    prev, nxt = (k - 1) % m, (k + 1) % m
-    along = np.column_stack([-nrm[:, 1], nrm[:, 0]])  # each edge's unit direction
-    ok &= (np.sum(nrm[prev] * nrm[k], axis=1) <= 0.0) | (np.sum((q - v[k]) * along[prev], axis=1) > reach)
-    ok &= (np.sum(nrm[nxt] * nrm[k], axis=1) <= 0.0) | (-np.sum((q - v[nxt]) * along[nxt], axis=1) > reach)
-    if part.kind != PRISM:
-        ok &= k != 1  # the mantle is no flat face
-        k = k // 2  # base, top
-    return np.where(ok, k, -1)
-
-
-def _face_planes(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distance [m] of each point x (n, 3), part frame, to the plane of each face of the part whose planes bound
-    it, (n, f), and their unit normals (f, d): a prism's side faces then +y, −y (d = 3); a frustum's meridian edges
-    base, mantle, top in the meridian plane (ρ, z) (d = 2)."""
-    v = part.vertices
-    e = np.roll(v, -1, axis=0) - v
-    nrm = np.column_stack([e[:, 1], -e[:, 0]]) / np.sqrt(np.sum(e * e, axis=1))[:, None]
-    if part.kind == PRISM:
-        q = x[:, [0, 2]]
-        value = np.column_stack([np.sum((q[:, None] - v[None]) * nrm[None], axis=2),
-                                 x[:, 1] - part.half_thickness, -x[:, 1] - part.half_thickness])
-        normal = np.vstack([np.column_stack([nrm[:, 0], np.zeros(len(v)), nrm[:, 1]]), [[0.0, 1.0, 0.0]],
-                            [[0.0, -1.0, 0.0]]])
-        return value, normal
-    q = np.column_stack([np.hypot(x[:, 0], x[:, 1]), x[:, 2]])
-    edges = len(v) - 1  # the last edge lies on the axis
-    return np.sum((q[:, None] - v[None, :edges]) * nrm[None, :edges], axis=2), nrm[:edges]
+        return self._table.closed_face(*self._one(points), parts, reach)
 
 
 def _faces(part: ConvexPart):
@@ -348,111 +264,60 @@ def _check_convex(v: np.ndarray) -> None:
                          f"faces to bound the body (vertex {(k + 1) % max(len(v), 1)} turns the wrong way)")
 
 
-def _polygon_distance(v: np.ndarray, q: np.ndarray, edges: int):
-    """For 2-D points q (n, 2) and the convex polygon v (m, 2), counter-clockwise, of which the first `edges`
-    edges bound it: (largest n_k·(q − v_k), its edge's outward normal (n, 2), closest boundary point (n, 2))."""
-    smax = np.full(len(q), -np.inf)
-    nmax = np.zeros((len(q), 2))
-    best2 = np.full(len(q), np.inf)
-    closest = np.zeros((len(q), 2))
-    for k in range(edges):
-        a, b = v[k], v[(k + 1) % len(v)]
-        e = b - a
-        length2 = float(e @ e)
-        nrm = np.array([e[1], -e[0]]) / np.sqrt(length2)
-        s = (q - a) @ nrm
-        take = s > smax
-        smax[take] = s[take]
-        nmax[take] = nrm
-        t = np.clip(((q - a) @ e) / length2, 0.0, 1.0)
-        c = a + t[:, None] * e
-        d2 = np.sum((q - c) ** 2, axis=1)
-        near = d2 < best2
-        best2[near] = d2[near]
-        closest[near] = c[near]
-    return smax, nmax, closest
-
-
-def _face_margin(part: ConvexPart, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """ContactSolid.face_margin for one part, points x (n, 3) in the part's frame."""
-    v = part.vertices
-    out = np.full(len(x), -1.0)
-    face = np.zeros(len(x), np.int64)
-    if part.kind == PRISM:
-        q = x[:, [0, 2]]
-        e = np.roll(v, -1, axis=0) - v
-        length = np.sqrt(np.sum(e * e, axis=1))
-        nrm = np.column_stack([e[:, 1], -e[:, 0]]) / length[:, None]
-        s = np.stack([(q - v[k]) @ nrm[k] for k in range(len(v))], axis=1)
-        k = np.argmax(s, axis=1)  # the first of equals, as on the device
-        smax = s[np.arange(len(x)), k]
-        inside_slab = part.half_thickness - np.abs(x[:, 1])
-        slab = (smax <= 0.0) & (inside_slab < 0.0)
-        out[slab] = -smax[slab]
-        face[slab] = np.where(x[slab, 1] > 0.0, len(v), len(v) + 1)
-        side = (smax > 0.0) & (inside_slab >= 0.0)
-        t = np.sum((q - v[k]) * e[k], axis=1) / length[k]
-        out[side] = np.minimum(np.minimum(t, length[k] - t), inside_slab)[side]
-        face[side] = k[side]
-        return out, face
-    rho = np.hypot(x[:, 0], x[:, 1])
-    top, bottom = x[:, 2] > v[2, 1], x[:, 2] < v[1, 1]
-    out[top] = v[2, 0] - rho[top]
-    out[bottom & ~top] = v[1, 0] - rho[bottom & ~top]
-    face[top] = 1
-    return out, face
-
-
-def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, nearest, centre_distance, to_own,
-                     own_bound, bound, own_first, skin: float) -> np.ndarray:
-    """The hint of each entry of a sphere against `solid` until the next pair search: IDLE (it takes no share of
+def classify_entries(table: SolidTable, own, sol, points, nearest, centre_distance, to_own, own_bound, bound,
+                     own_first, skin: float) -> np.ndarray:
+    """The hint of each entry of a sphere against a solid until the next pair search: IDLE (it takes no share of
     the stiffness at any pose the two bodies reach: left out), a face code ≥ 0 (its closest point on the solid stays
     in that flat face or on its rim and its share stays 1: the step measures its distance to that face alone), a
     share hint ≤ SHARE_HINT (the one face of each body its share can meet, and with AT_FACE the solid's also the face
     whose distance the step measures, as a face code's), or GENERAL.
-    The spheres are centred at `points` (n, 3) [m] in the template frame of `solid` and at `centre_distance` (n,)
-    [m] from its body's centre of mass, of a body with solid `own` (None: none) and bounding radius own_bound [m];
-    the solid's body has bounding radius bound [m]; `nearest`: solid.nearest_parts(points); to_own: the rotation
-    from the solid's body frame to the sphere's (rotᵀ own_rot), (3, 3); own_first: the sphere's body is the lower
-    index. The bounds, to_own and own_first may also be given per entry ((n,), (n, 3, 3), (n,)): entries of several
-    body pairs with the same two solids' geometry, classified in one call.
+    Entry i is a sphere of the body whose solid is `own[i]` (−1: none) of `table` against solid `sol[i]`, centred at
+    `points[i]` (3,) [m] in that solid's template frame and at `centre_distance[i]` [m] from its body's centre of
+    mass; `nearest`: table.nearest_parts(points, sol); to_own: the rotation from the solid's body frame to the
+    sphere's (rotᵀ own_rot), (3, 3) or one per entry (n, 3, 3); own_bound, bound: the bounding radii [m] of the
+    sphere's body and the solid's (numbers or (n,)); own_first: the sphere's body is the lower index (a bool or (n,)).
+    So the entries of every body pair of a search are classified in one call (pair_search.py).
     The host's twin of dem/physics/contact_solid.py ``classify_entry`` (its docstring has the reasoning). Int (n,)."""
     out = np.full(len(points), GENERAL, np.int64)
     if len(points) == 0:
         return out
-    turn = skin / np.minimum(own_bound, bound)
+    own, sol = np.asarray(own, np.int64), np.asarray(sol, np.int64)
+    turn = np.broadcast_to(skin / np.minimum(own_bound, bound), len(points))
     best, which, normal, second = nearest
     reach = skin * np.maximum(1.0, (centre_distance + skin) / bound)
-    ok = (best > 0.0) & (second - best > 2.0 * reach)
-    if own is not None:  # no share is bounded for bodies that may turn more (face codes need one of 1)
-        ok &= turn < MAX_TURN
+    # no share is bounded for bodies that may turn more (face codes need one of 1)
+    ok = (best > 0.0) & (second - best > 2.0 * reach) & ((own < 0) | (turn < MAX_TURN))
     idx = np.flatnonzero(ok)
     if len(idx) == 0:
         return out
-    margin, face = solid.face_margin(points[idx], which[idx])
+    margin, face = table.face_margin(points[idx], sol[idx], which[idx])
     inner = margin > reach[idx]  # over one face, more than the reach inside its rim: the normal stays the face's
     # a centre within the reach of the solid may come inside it: over one face it still takes that face's plane and
-    # normal where that plane stays the part's largest (ContactSolid.face_rules); near an edge it is general
+    # normal where that plane stays the part's largest (SolidTable.face_rules); near an edge it is general
     deep = np.flatnonzero(best[idx] <= reach[idx])
     if len(deep):
         keep = np.ones(len(idx), bool)
-        keep[deep] = inner[deep] & solid.face_rules(points[idx[deep]], which[idx[deep]], face[deep], reach[idx[deep]])
-        idx, margin, face, inner = idx[keep], margin[keep], face[keep], inner[keep]
+        d = idx[deep]
+        keep[deep] = inner[deep] & table.face_rules(points[d], sol[d], which[d], face[deep], reach[d])
+        idx, face, inner = idx[keep], face[keep], inner[keep]
         if len(idx) == 0:
             return out
-    turn = np.broadcast_to(turn, len(points))[idx]
     edge = np.flatnonzero(~inner)  # else its closest point may leave the face
-    face[edge] = solid.closed_face(points[idx[edge]], which[idx[edge]], reach[idx[edge]])
-    code = np.where(face >= 0, solid.part_rows[which[idx]] * FACE_CODE + face, GENERAL)
-    if own is None:  # the share is 1 whatever the faces
-        out[idx] = code
+    e = idx[edge]
+    face[edge] = table.closed_face(points[e], sol[e], which[e], reach[e])
+    code = np.where(face >= 0, table.part_rows(sol[idx], which[idx]) * FACE_CODE + face, GENERAL)
+    alone = own[idx] < 0  # a body without a solid: the share is 1 whatever the faces
+    out[idx[alone]] = code[alone]
+    idx, code, inner = idx[~alone], code[~alone], inner[~alone]
+    if len(idx) == 0:
         return out
     s = np.where(inner, 0.0, reach[idx] / best[idx])  # the sine of the normal's turn in the solid's frame
     n = normal[idx]
     to_own = np.asarray(to_own, float)  # the direction the sphere's body looks back along, its own frame:
     back = -n @ to_own if to_own.ndim == 2 else -np.einsum("ni,nij->nj", n, to_own[idx])
     first = np.asarray(own_first, bool)
-    steady = steady_share(own, solid, back, n, s, turn, first if first.ndim == 0 else first[idx])
+    turn = turn[idx]
+    steady = steady_share(table, own[idx], sol[idx], back, n, s, turn, first if first.ndim == 0 else first[idx])
     out[idx[steady == IDLE]] = IDLE
     carry = (steady == CARRY) & (code >= 0)
     out[idx[carry]] = code[carry]
@@ -460,7 +325,7 @@ def classify_entries(own: ContactSolid | None, solid: ContactSolid, points, near
     sel = idx[rest]
     if len(sel) == 0:
         return out
-    f_solid, f_own = _loose_faces(own, solid, back[rest], n[rest], s[rest], turn[rest])
+    f_solid, f_own = _loose_faces(table, own[sel], sol[sel], back[rest], n[rest], s[rest], turn[rest])
     good = (f_solid >= 0) & (f_own >= 0) & (f_solid < SHARE_SPAN) & (f_own < SHARE_SPAN)
     at_face = np.where((code[rest] >= 0) & (code[rest] == f_solid), AT_FACE, 0)  # the distance: that face's
     out[sel[good]] = SHARE_HINT - (f_solid * SHARE_SPAN + f_own + at_face)[good]
@@ -482,18 +347,20 @@ def _face_bounds(s, turn):
     return loose, loose_own, tight, tight_own
 
 
-def steady_share(own: ContactSolid, solid: ContactSolid, back, normal, s, turn, own_first) -> np.ndarray:
-    """For contacts whose normal (n, 3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by
-    less than ψ (sin ψ = s) there and ψ + turn [rad] in the sphere's body till the next search: IDLE where the
-    share (dem/physics/contact_solid.py, ``sphere_side_share``) stays 0, CARRY where it stays 1, else GENERAL. It
-    stays so when a face of each body surely meets the normal within 10° and every face that may meet it compares
-    alike: the sphere's body's all larger (IDLE) or all smaller (CARRY) than the solid's, of one size as the first
-    body's (own_first: a bool, or one per contact) decides. The host's twin of ``_steady_share`` there."""
+def steady_share(table: SolidTable, own, sol, back, normal, s, turn, own_first) -> np.ndarray:
+    """For contacts of a sphere of the body of solid own[i] against solid sol[i] (both of `table`) whose normal (n,
+    3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by less than ψ (sin ψ = s) there and
+    ψ + turn [rad] in the sphere's body till the next search: IDLE where the share (dem/physics/contact_solid.py,
+    ``sphere_side_share``) stays 0, CARRY where it stays 1, else GENERAL. It stays so when a face of each body
+    surely meets the normal within 10° and every face that may meet it compares alike: the sphere's body's all
+    larger (IDLE) or all smaller (CARRY) than the solid's, of one size as the first body's (own_first: a bool, or
+    one per contact) decides. The host's twin of ``_steady_share`` there."""
     loose, loose_own, tight, tight_own = _face_bounds(np.asarray(s, float), turn)
-    sure, _l, _m = solid.scan_faces(normal, tight)
-    _c, least, most = solid.scan_faces(normal, loose)
-    sure_own, _l, _m = own.scan_faces(back, tight_own)
-    _c, own_least, own_most = own.scan_faces(back, loose_own)
+    dots, dots_own = table.face_dots(normal, sol), table.face_dots(back, own)
+    sure, _l, _m = table.scan_dots(dots, sol, tight)
+    _c, least, most = table.scan_dots(dots, sol, loose)
+    sure_own, _l, _m = table.scan_dots(dots_own, own, tight_own)
+    _c, own_least, own_most = table.scan_dots(dots_own, own, loose_own)
     first = np.asarray(own_first, bool)  # one for all, or one per contact
     idle = np.where(first, own_least > most * (1.0 + SAME_AREA), own_least >= most * (1.0 - SAME_AREA))
     carry = np.where(first, own_most <= least * (1.0 + SAME_AREA), own_most < least * (1.0 - SAME_AREA))
@@ -501,42 +368,11 @@ def steady_share(own: ContactSolid, solid: ContactSolid, back, normal, s, turn, 
     return np.where(sure & idle, IDLE, np.where(sure & carry, CARRY, GENERAL))
 
 
-def _loose_faces(own, solid, back, normal, s, turn):
+def _loose_faces(table, own, sol, back, normal, s, turn):
     """The codes of the one face of the solid and of the sphere's body that may meet the contact's normal within 10°
     till the next search (0: none, −1: several), as :func:`steady_share` bounds its turn."""
     loose, loose_own, _t, _to = _face_bounds(s, turn)
-    return solid.unique_face(normal, loose), own.unique_face(back, loose_own)
-
-
-def _part_distance(part: ConvexPart, p: np.ndarray):
-    if part.kind == PRISM:
-        q = p[:, [0, 2]]
-        smax, nmax, closest = _polygon_distance(part.vertices, q, len(part.vertices))
-        sy = np.abs(p[:, 1]) - part.half_thickness
-        inside2 = smax <= 0.0
-        inside = inside2 & (sy <= 0.0)
-        cq = np.where(inside2[:, None], q, closest)
-        c = np.column_stack([cq[:, 0], np.clip(p[:, 1], -part.half_thickness, part.half_thickness), cq[:, 1]])
-        diff = p - c
-        dist = np.linalg.norm(diff, axis=1)
-        normal = diff / np.where(dist > 0, dist, 1.0)[:, None]
-        side = smax >= sy
-        face_n = np.where(side[:, None], np.column_stack([nmax[:, 0], np.zeros(len(p)), nmax[:, 1]]),
-                          np.column_stack([np.zeros(len(p)), np.sign(p[:, 1]) + (p[:, 1] == 0), np.zeros(len(p))]))
-        dist = np.where(inside, np.maximum(smax, sy), dist)
-        normal = np.where(inside[:, None], face_n, normal)
-        return dist, normal
-    rho = np.hypot(p[:, 0], p[:, 1])
-    radial = np.where(rho[:, None] > 0, p[:, :2] / np.where(rho > 0, rho, 1.0)[:, None], [1.0, 0.0])
-    q = np.column_stack([rho, p[:, 2]])
-    smax, nmax, closest = _polygon_distance(part.vertices, q, len(part.vertices) - 1)
-    inside = smax <= 0.0
-    diff = q - closest
-    dist2 = np.linalg.norm(diff, axis=1)
-    n2 = np.where(inside[:, None], nmax, diff / np.where(dist2 > 0, dist2, 1.0)[:, None])
-    dist = np.where(inside, smax, dist2)
-    normal = np.column_stack([n2[:, 0:1] * radial, n2[:, 1]])
-    return dist, normal
+    return table.unique_face(normal, sol, loose), table.unique_face(back, own, loose_own)
 
 
 def device_rows(solid: ContactSolid, center) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from ..model.contact_solid import GENERAL, IDLE, classify_entries
+from ..model.solid_table import SolidTable
 
 
 def find_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies: np.ndarray | None = None) -> np.ndarray:
@@ -73,10 +74,11 @@ def entry_keys(model, entries: np.ndarray) -> np.ndarray:
 def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies: np.ndarray | None) -> np.ndarray:
     """Entries (i, −1 − b, hint) and (−1 − a, j, hint) of hull spheres within `skin` of another body's solid, for
     every two bodies a < b of which one has a solid (and one is in the mask `bodies`, if given) and whose bounding
-    spheres come within the skin, but for the idle ones (classify_entries). Each side (one body's spheres against
-    the other's solid) is brought into the solid's template frame on its own; the sides whose two solids have the
-    same geometry (ContactSolid.key: a wall's blocks, a column's drums of one size) are then measured and
-    classified together, a few large NumPy calls a search instead of some ten a side."""
+    spheres come within the skin, but for the idle ones (classify_entries). Every side (one body's spheres against
+    the other's solid) of every such pair is measured and classified at once: the sides' clusters, then their
+    spheres, are brought into the frame of their solid's template as rows of the same arrays, and the solids' table
+    (dem.model.solid_table) answers each query for all of them, a few NumPy calls a search whatever the number of
+    bodies and solids."""
     n = model.clump_count
     solids = model.contact_solids
     a, b = np.triu_indices(n, 1)
@@ -84,56 +86,60 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
     has = np.array([s is not None for s in solids])
     if bodies is not None:
         near &= bodies[a] | bodies[b]
-    a, b = a[near & (has[a] | has[b])], b[near & (has[a] | has[b])]
+    a, b = a[near], b[near]
+    sph, sol = np.concatenate([a, b]), np.concatenate([b, a])  # each side: sph's spheres against sol's solid
+    sph, sol = sph[has[sol]], sol[has[sol]]
+    table, centre, own = _solids_of(model)
     body, r = model.sph_body_np[:, :3], model.sph_body_np[:, 3]
     cb, cr = model.cluster_body_np, model.cluster_range_np
     first_cluster = np.searchsorted(cr[:, 2], np.arange(n + 1))
-    groups: dict = {}  # (solid's key, own solid's key) -> the sides' spheres, in the solid's frame
-    for x, y in zip(a, b):
-        for sph, sol in ((x, y), (y, x)):  # sph's spheres against sol's solid
-            if solids[sol] is None:
-                continue
-            centre = model.clumps[sol].mass_props.center
-            # only spheres near a part's box can come within the skin of it (the distance to the box is no more than
-            # the part's), and only spheres of clusters that are (a cluster's ball of radius R_c about c holds its
-            # spheres: the box distance of c less R_c is no more than that of a sphere's centre less its radius)
-            g = np.arange(first_cluster[sph], first_cluster[sph + 1])
-            local_c = (pos[sph] + cb[g, :3] @ rot[sph].T - pos[sol]) @ rot[sol] + centre
-            close_c = np.zeros(len(g), bool)
-            for part in solids[sol].parts:
-                close_c |= part.box_distance(local_c) - cb[g, 3] < skin
-            if not close_c.any():
-                continue
-            idx = _cluster_spheres(cr, g[close_c])
-            world = pos[sph] + body[idx] @ rot[sph].T
-            local = (world - pos[sol]) @ rot[sol] + centre  # the solid's template frame
-            close = np.zeros(len(idx), bool)
-            for part in solids[sol].parts:
-                close |= part.box_distance(local) - r[idx] < skin
-            if not close.any():
-                continue
-            own = solids[sph]
-            key = (solids[sol].key, None if own is None else own.key)
-            groups.setdefault(key, []).append((sph, sol, idx[close], local[close],
-                                               np.linalg.norm(world[close] - pos[sol], axis=1)))
-    out = [np.zeros((0, 3), np.int64)]
-    for sides in groups.values():
-        sph0, sol0 = sides[0][0], sides[0][1]
-        count = [len(side[2]) for side in sides]
-        idx, local, dist = (np.concatenate([side[j] for side in sides]) for j in (2, 3, 4))
-        sph = np.repeat([side[0] for side in sides], count)
-        sol = np.repeat([side[1] for side in sides], count)
-        nearest = solids[sol0].nearest_parts(local)
-        keep = nearest[0] - r[idx] < skin
-        idx, local, dist, sph, sol = idx[keep], local[keep], dist[keep], sph[keep], sol[keep]
-        to_own = np.einsum("nji,njk->nik", rot[sol], rot[sph])  # rotᵀ own_rot of each entry's two bodies
-        first = sph < sol  # the sphere's body is the lower index
-        hint = classify_entries(solids[sph0], solids[sol0], local, tuple(v[keep] for v in nearest), dist, to_own,
-                                model.bound_radius[sph], model.bound_radius[sol], first, skin)
-        use = hint != IDLE
-        idx, tag, hint, first = idx[use], -1 - sol[use], hint[use], first[use]
-        out.append(np.column_stack([np.where(first, idx, tag), np.where(first, tag, idx), hint]))
-    return np.concatenate(out).astype(np.int64)
+    # only spheres near a part's box can come within the skin of it (the distance to the box is no more than the
+    # part's), and only spheres of clusters that are (a cluster's ball of radius R_c about c holds its spheres: the
+    # box distance of c less R_c is no more than that of a sphere's centre less its radius)
+    count = first_cluster[sph + 1] - first_cluster[sph]
+    side = np.repeat(np.arange(len(sph)), count)
+    g = np.repeat(first_cluster[sph] - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+    local_c = _to_solid(pos, rot, centre, sph[side], sol[side], cb[g, :3])
+    close_c = table.least_box_distance(local_c, sol[side]) - cb[g, 3] < skin
+    g, side = g[close_c], side[close_c]
+    idx = _cluster_spheres(cr, g)
+    side = np.repeat(side, cr[g, 1].astype(np.int64))
+    world = pos[sph[side]] + np.einsum("nij,nj->ni", rot[sph[side]], body[idx])
+    local = np.einsum("nj,nji->ni", world - pos[sol[side]], rot[sol[side]]) + centre[sol[side]]
+    close = table.least_box_distance(local, sol[side]) - r[idx] < skin
+    idx, side, local, world = idx[close], side[close], local[close], world[close]
+    e_sph, e_sol = sph[side], sol[side]
+    nearest = table.nearest_parts(local, e_sol)
+    keep = nearest[0] - r[idx] < skin
+    idx, local, e_sph, e_sol, world = idx[keep], local[keep], e_sph[keep], e_sol[keep], world[keep]
+    nearest = tuple(v[keep] for v in nearest)
+    dist = np.linalg.norm(world - pos[e_sol], axis=1)
+    to_own = np.einsum("nji,njk->nik", rot[e_sol], rot[e_sph])  # rotᵀ own_rot of each entry's two bodies
+    first = e_sph < e_sol  # the sphere's body is the lower index
+    hint = classify_entries(table, own[e_sph], e_sol, local, nearest, dist, to_own, model.bound_radius[e_sph],
+                            model.bound_radius[e_sol], first, skin)
+    use = hint != IDLE
+    idx, tag, hint, first = idx[use], -1 - e_sol[use], hint[use], first[use]
+    return np.column_stack([np.where(first, idx, tag), np.where(first, tag, idx), hint]).astype(np.int64)
+
+
+def _solids_of(model):
+    """The model's solids as one table (dem.model.solid_table; row c: clump c's, empty without one), each clump's
+    centre of mass in its template frame (n, 3) [m] and the table row of each clump's solid (−1: none); made once
+    and kept on the model."""
+    out = getattr(model, "_solid_table", None)
+    if out is None:
+        solids = model.contact_solids
+        out = (SolidTable(solids), np.array([c.mass_props.center for c in model.clumps], float).reshape(-1, 3),
+               np.array([-1 if s is None else c for c, s in enumerate(solids)], np.int64))
+        model._solid_table = out
+    return out
+
+
+def _to_solid(pos, rot, centre, sph, sol, x):
+    """Points x (n, 3) [m] of body sph[i]'s frame in the template frame of body sol[i] (its solid's)."""
+    world = pos[sph] + np.einsum("nij,nj->ni", rot[sph], x)
+    return np.einsum("nj,nji->ni", world - pos[sol], rot[sol]) + centre[sol]
 
 
 def _sphere_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:

@@ -183,7 +183,9 @@ def test_a_sphere_named_for_a_face_may_come_inside_the_solid_where_that_face_sta
         pts = np.repeat(pts, 4, axis=0)  # each moved four ways
         nearest = solid.nearest_parts(pts)
         # a body without a solid (the share is 1), centred at the solid's centre (reach = skin: bound 1 m)
-        hint = classify_entries(None, solid, pts, nearest, np.zeros(len(pts)), np.eye(3), 1.0, 1.0, True, REACH)
+        one = np.zeros(len(pts), np.int64)  # solid 0 of its table of one
+        hint = classify_entries(solid.table, one - 1, one, pts, nearest, np.zeros(len(pts)), np.eye(3), 1.0, 1.0, True,
+                                REACH)
         sel = np.flatnonzero(hint >= 0)
         assert len(sel) > 100
         step = rng.normal(size=(len(sel), 3))
