@@ -14,7 +14,7 @@ batch of column worlds against the same runs one by one.
 2. W column worlds (``--batch-packing``; the Eq. 42 amplitude spread over 0.2–0.5 g) stepped together in one
    dem.Simulation for ``--batch-t-end`` s, then ``--alone`` of them one by one (timed, scaled to W), the
    speed-up, and each world's history checked equal to its run alone (serial path: to the bit).
-3. Memory: the device arrays a world needs (dem.run.worlds.estimate_device_bytes) and the process's peak RSS
+3. Memory: the device arrays a world needs (dem.physics.batch_memory.batch_bytes) and the process's peak RSS
    after each part (a high-water mark: each part's figure includes the parts before it).
 
 Kernels are loaded (or compiled) before any timing. The figures depend on the machine's load: run it alone, or
@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
+from dem.physics.batch_memory import batch_bytes  # noqa: E402
 from dem.run.driver import SimulationUnstable, run_scene  # noqa: E402
-from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
+from dem.run.worlds import build_worlds  # noqa: E402
 from dem.scenes.scene import build_scene  # noqa: E402
 
 PACKINGS = {"default": {}, "fine": {"r_joint": 0.015, "r_core": 0.045, "zone": 0.05}}
@@ -68,7 +69,7 @@ def timed_run(name: str, params: dict) -> dict:
           f"({s['pair_searched_bodies'] / max(s['pair_rebuilds'], 1):.1f} bodies each), {s['pair_search_s']:.1f} s "
           f"({s['pair_search_s'] / s['wall_time_s']:.0%} of the stepping); energy balance error "
           f"{s['max_energy_error']:.2e}; device ≈ "
-          f"{estimate_device_bytes([m]) / 2**20:.1f} MiB; peak RSS {peak_rss_mib():.0f} MiB")
+          f"{batch_bytes([m]) / 2**20:.1f} MiB; peak RSS {peak_rss_mib():.0f} MiB")
     return {"wall": float(s["wall_time_s"]), "t": t_run, "steps_per_s": float(s["steps_per_s"]),
             "steps": t_run / scene.dt}
 
@@ -93,7 +94,7 @@ def batch(a) -> None:
     rss0 = peak_rss_mib()
     sim = dem.Simulation(worlds.models, dt=sc.dt, history_every=every)
     wall, rows = timed_advance(sim, steps)
-    per_world = estimate_device_bytes(worlds.models) / W
+    per_world = batch_bytes(worlds.models) / W
     m = worlds.models[0]
     print(f"batch: W = {W} columns ({a.batch_packing} packing: {m.ball_count:,} spheres, {m.hull_count:,} on the "
           f"hull), {steps:,} steps of {sc.dt:g} s each: {wall:.2f} s wall, {steps / wall:.4g} steps/s, "

@@ -5,9 +5,10 @@ in one Simulation, against the same worlds run one by one.
                                       [--parallel] [--alone N] [--block-dim 32 64 128 256]
 
 For each W it prints the batch's steps/s, world-steps/s, contact evaluations/s (from the recorded contact
-counts), the device memory per world (estimate, dem.run.worlds.estimate_device_bytes) and the process's peak
-memory; then the same worlds one by one (``--alone`` of them, spread over the batch, timed and scaled to W)
-and the speed-up.
+counts), the device memory per world (the arrays allocated at the start, dem.physics.batch_memory.batch_bytes)
+and the process's peak memory; then the same worlds one by one (``--alone`` of them, spread over the batch, timed
+and scaled to W) and the speed-up. A W whose batch would not fit in the device's memory is skipped with the
+``dem: error:`` line that says how many worlds fit.
 Kernels are compiled before timing (a warm-up step). The first worlds' peaks show the runs are the real ones.
 """
 
@@ -22,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 import dem  # noqa: E402
+from dem.physics.batch_memory import BatchTooLarge, batch_bytes  # noqa: E402
 from dem.physics.history_rows import C_QUAT, G_NC  # noqa: E402
-from dem.run.worlds import build_worlds, estimate_device_bytes  # noqa: E402
+from dem.run.worlds import build_worlds  # noqa: E402
 
 PACKINGS = {"paper": {}, "coarse": {"r_base": 0.01, "r_core": 0.04}}
 
@@ -70,11 +72,15 @@ def main():
         t0 = time.perf_counter()
         worlds = build_worlds("pena_block", [{"theta0_deg": float(x)} for x in thetas], common=PACKINGS[a.packing])
         t_build = time.perf_counter() - t0
-        sim = dem.Simulation(worlds.models, dt=dt, history_every=history_every, sleep=False, parallel=parallel,
-                             block_dim=bd)
+        try:  # a batch too large for the device's memory is refused before it is allocated: say so, go on
+            sim = dem.Simulation(worlds.models, dt=dt, history_every=history_every, sleep=False, parallel=parallel,
+                                 block_dim=bd)
+        except BatchTooLarge as e:
+            print(f"W = {W:5d}: dem: error: {e}", file=sys.stderr)
+            continue
         wall, rows = timed_advance(sim, steps)
         evals = contact_evaluations(rows, history_every)
-        per_world = estimate_device_bytes(worlds.models) / W
+        per_world = batch_bytes(worlds.models) / W
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         m = worlds.models[0]
         block = "" if bd is None else f", block {bd:3d}"

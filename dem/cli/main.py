@@ -93,7 +93,9 @@ def _add_run(sub):
     p.add_argument("--out", default=None, help="output folder (default runs/<scene>)")
     p.add_argument("--set", dest="sets", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="change scene parameters (see 'dem scenes --params SCENE')")
-    p.add_argument("--force", action="store_true", help="run even if dt is above the critical estimate")
+    p.add_argument("--force", action="store_true",
+                   help="run even if dt is above the critical estimate, or the scene or the batch of worlds looks "
+                        "too large for the memory")
     p.add_argument("--explicit-damping", action="store_true",
                    help="apply dashpots explicitly as 004 does (default: implicit at mid-step)")
     p.add_argument("--no-sleep", action="store_true", help="never put resting bodies to sleep")
@@ -223,7 +225,8 @@ def _run(a) -> int:
             fps = a.vtk_fps or DEFAULT_FRAME_RATE
             frame_dt = row_dt * a.vtk_every if a.vtk_every is not None else 1.0 / fps
         check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
-        result = run_scene(scene, opts.replace(out_dir=out, frame_dt=frame_dt), frame_writer=writer)
+        with allow_large(a.force):  # the device memory check (dem.physics.batch_memory)
+            result = run_scene(scene, opts.replace(out_dir=out, frame_dt=frame_dt), frame_writer=writer)
     except ValueError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 2
@@ -265,9 +268,11 @@ def _run_batch(a, module, common, opts: RunOptions) -> int:
     runtime.init(a.arch, a.precision, threads=a.threads)
     try:
         with allow_large(a.force):
+            if not vary:  # N copies of one scene: the batch's memory from the first, before the others are built
+                _check_copies_memory(module, common, len(overrides), opts)
             worlds = build_worlds(module, overrides, common=common)
-        check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
-        results = run_worlds(worlds, options=opts.replace(out_dir=out))
+            check_pending()  # a signal swallowed during the set-up (dem.run.interrupts)
+            results = run_worlds(worlds, options=opts.replace(out_dir=out))
     except RunOutputError as e:
         print(f"dem: error: {_one_line(e)}", file=sys.stderr)
         return 1
@@ -276,6 +281,16 @@ def _run_batch(a, module, common, opts: RunOptions) -> int:
         return 128 + e.signum
     _report_batch(results, out)
     return 0
+
+
+def _check_copies_memory(module, common: dict, count: int, opts: RunOptions) -> None:
+    """``--worlds N`` without --vary: refuse (BatchTooLarge, one line) N copies of the scene that would not fit in
+    the device's memory, from one world built (the check a Run makes, dem.run.driver.check_run_memory), instead of
+    after building all N."""
+    from ..run.driver import check_run_memory
+
+    if count > 1:
+        check_run_memory([build_scene(module, common).model] * count, opts.parallel)
 
 
 def _report_batch(results, out) -> None:

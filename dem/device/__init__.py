@@ -4,5 +4,5 @@ The toolchain (:mod:`.kernel_lang`: Taichi or quadrants; :mod:`.runtime`: backen
 :mod:`.startup`: the compile-or-load notice), the named slots of the packed arrays (:mod:`.layout`,
 :mod:`.damping_layout`), and the arrays themselves: the models of W worlds (:mod:`.model_arrays`), per-step
 state (:mod:`.state`), contact candidates and history (:mod:`.contacts`), and the argument packs the kernels
-take (:mod:`.kernel_args`). Imports only :mod:`dem.model`.
+take (:mod:`.kernel_args`); the memory a backend has free (:mod:`.free_memory`). Imports only :mod:`dem.model`.
 """

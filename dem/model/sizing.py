@@ -34,13 +34,20 @@ class ModelTooLarge(ValueError):
 
 @contextmanager
 def allow_large(allowed: bool = True):
-    """Within this block, :func:`check_sphere_count` lets any size through (``dem run --force``)."""
+    """Within this block, :func:`check_sphere_count` and dem.physics.batch_memory let any size through (``dem run
+    --force``)."""
     old = _allow["large"]
     _allow["large"] = bool(allowed)
     try:
         yield
     finally:
         _allow["large"] = old
+
+
+def large_allowed() -> bool:
+    """Whether the size checks are off (inside :func:`allow_large`): this module's, and the batch memory check of
+    dem.physics.batch_memory."""
+    return _allow["large"]
 
 
 def _axis_count(length: float, radius: float, spacing: float, centred: bool = False,

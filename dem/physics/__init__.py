@@ -7,6 +7,7 @@ shared dashpot mass (:mod:`.interface_stiffness`; its host reference in :mod:`.c
 (:mod:`.integrator`, :mod:`.rotation`, :mod:`.small_linalg`), the broad phase (:mod:`.pair_search` on the host,
 :mod:`.pair_search_device` on the block path), the energy ledger (:mod:`.ledger`) and the history stage
 (:mod:`.history_rows`), the step of one world and the serial launch (:mod:`.step`), the block launch
-(:mod:`.step_blocks`) and the stepping loop (:mod:`.simulation`).
+(:mod:`.step_blocks`), the memory a batch's arrays take and its check (:mod:`.batch_memory`) and the stepping loop
+(:mod:`.simulation`).
 Imports :mod:`dem.model` and :mod:`dem.device`.
 """

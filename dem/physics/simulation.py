@@ -43,6 +43,7 @@ from ..device.state import State
 from ..model.model import Model
 from ..version import renamed_keyword
 from . import ledger as L
+from .batch_memory import check_batch_memory, history_rows
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
 from .pair_search import carry_history, entry_bodies, entry_clusters, entry_keys, find_pairs, sort_entries
 from .step import serial_world_steps
@@ -70,10 +71,6 @@ PAIR_SEARCH_SHRINK = 4000
 # are: the rest's two largest bounds then sum to less than half the skin, so the next search is as far off as
 # after a full one, and a structure whose top rocks while its base rests searches the top alone.
 PAIR_PARTIAL_MOTION = 0.25
-# The history buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width), at most
-# MAX_HISTORY_ROWS; a launch runs until a world's rows are full.
-HISTORY_BUFFER_BYTES = 256 * 2**20
-MAX_HISTORY_ROWS = 2048
 
 assert KERNEL_ARRAY_COUNT <= runtime.MAX_KERNEL_ARRAYS
 
@@ -184,13 +181,16 @@ class Simulation:
             path PAIR_SKIN_RADII × it).
         parallel: use the block path (default: serial on CPU, block path elsewhere).
         capacity: rows per world of the device history buffer (default: as many as fit in
-            HISTORY_BUFFER_BYTES, at most MAX_HISTORY_ROWS; rows are fetched to the host when a world's are full).
+            batch_memory.HISTORY_BUFFER_BYTES, 16 to 2,048; rows are fetched to the host when a world's are full).
         implicit_damping: apply the dashpots implicitly at mid-step (default; integrator.py) or explicitly
             with the velocities at t − Δt/2 as 004 does.
         sleep: let bodies at rest sleep (integrator.py); ``sleep_speed`` [m/s] and ``sleep_steps`` tune it.
         block_dim: threads per world on the block path (default: 128 on GPUs, 1 on the CPU): a power of two up to
             the backend's limit (dem.device.backends.BLOCK_DIM_LIMITS: 1 on the CPU, 1,024 on CUDA, 256 on Vulkan
             and Metal).
+
+    A batch whose device arrays would not fit in the backend's free memory is refused before any is allocated
+    (dem.physics.batch_memory.BatchTooLarge, a ValueError naming how many worlds fit).
     """
 
     def __init__(self, model, *, dt: float, history_every: int = 1, skin: float | None = None,
@@ -225,16 +225,15 @@ class Simulation:
         if block_dim is not None:  # before anything is allocated
             check_block_dim(block_dim, "cpu" if runtime.is_serial_backend() else runtime.device_name())
         self.block_dim = int(block_dim) if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
+        width = max(HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
+        rows = history_rows(width, self.world_count, capacity)
+        if int(rows) < 1:
+            raise ValueError(f"capacity must be >= 1 history rows, got {capacity}")
+        check_batch_memory(models, capacity=capacity)  # before any device array: BatchTooLarge, one line
         self.device_model = DeviceModel(models, skins=self.skins, pair_skins=pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)
         self.contacts = ContactArrays(self.device_model)
-        layouts = [HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count) for m in models]
-        width = max(lay.width for lay in layouts)
-        rows = capacity if capacity is not None else \
-            max(16, min(MAX_HISTORY_ROWS, HISTORY_BUFFER_BYTES // (8 * width * self.world_count)))
-        if int(rows) < 1:
-            raise ValueError(f"capacity must be >= 1 history rows, got {capacity}")
         self.diag = Diagnostics(self.device_model, rows)
         self.layouts = self.diag.layouts
         self._pack_cache = None

@@ -49,9 +49,10 @@ from ..output.files import remove_stale_temps, write_json
 from ..output.headline import motion_summary
 from ..output.history import History, history_name, load_writer, remove_tables
 from ..output.plots import PlotJobs
+from ..physics.batch_memory import check_batch_memory, history_rows
 from ..physics.history_rows import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, HistoryRowLayout
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
-from ..physics.simulation import MAX_HISTORY_ROWS, Simulation
+from ..physics.simulation import Simulation
 from ..scenes.scene import Scene
 from .bodies import BodyTracker
 from .checkpoint import (
@@ -359,6 +360,8 @@ class Run:
             self.frame_every = every * max(1, int(round((frame_dt or history_dt) / (self.dt * every))))
         self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
         self.lock = None
+        # before the output folders and any device array (the Simulation checks again, as it would alone)
+        check_run_memory([s.model for s in self.scenes], self.parallel)
 
     # ------------------------------------------------------------------------------------------ driver
     def run(self) -> list[RunResult]:
@@ -726,7 +729,13 @@ def _history_capacity(models, parallel: bool | None) -> int | None:
     if parallel or (parallel is None and not runtime.is_serial_backend()):
         return None
     width = max(HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
-    return max(16, min(MAX_HISTORY_ROWS, HISTORY_FETCH_BYTES // (8 * width * len(models))))
+    return history_rows(width, len(models), buffer_bytes=HISTORY_FETCH_BYTES)
+
+
+def check_run_memory(models, parallel: bool | None) -> None:
+    """Refuse (dem.physics.batch_memory.BatchTooLarge) a run of these worlds whose device arrays, with the history
+    buffer a Run gives them (_history_capacity), would not fit in the backend's free memory."""
+    check_batch_memory(models, capacity=_history_capacity(models, parallel))
 
 
 def _common(scenes: list[Scene], name: str, given):

@@ -19,14 +19,13 @@ the ``--vary`` lists; ``--worlds N`` alone: N copies of the scene, to measure th
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model.sizing import _size, available_memory
+from ..model.sizing import allow_large
 from ..output.files import atomic_write
 from ..scenes.scene import Scene, build_scene, load_scene_module, resolve_params
 from ..version import warn_renamed
@@ -151,16 +150,16 @@ def run_worlds(worlds, overrides: list[dict] | None = None, options: RunOptions 
     ones given). Returns the list of dem.run.RunResult, one per world; a world's ``summary["status"]`` says
     how it ended (``ok``, ``stopped``, ``unstable``). ``options`` and ``settings``: the run's settings, as for
     :func:`dem.run_scene` (:class:`~dem.run.options.RunOptions`, or its fields as keywords); ``frame_dt`` is
-    for single runs."""
-    from ..device import runtime
+    for single runs. A batch whose device arrays would not fit in the backend's free memory is refused before
+    any is allocated (dem.physics.batch_memory.BatchTooLarge, naming how many worlds fit), unless
+    ``check_memory`` is False."""
     from .driver import Run
 
     if not isinstance(worlds, WorldBatch):
         worlds = build_worlds(worlds, overrides)
-    if check_memory:
-        check_device_memory(worlds.models, runtime.arch())
     opts = RunOptions.of(options, **settings)
-    results = Run(worlds.scenes, opts, resume=resume, batch=True, world_names=worlds.names).run()
+    with contextlib.nullcontext() if check_memory else allow_large(True):
+        results = Run(worlds.scenes, opts, resume=resume, batch=True, world_names=worlds.names).run()
     if opts.out_dir is not None:
         write_world_table(opts.out_dir / WORLDS_TABLE, worlds, results)
     return results
@@ -219,53 +218,3 @@ def write_world_table(path: Path, worlds: WorldBatch, results) -> None:
 
     text = world_table(worlds, results).to_csv(index=False, float_format="%.10g", na_rep="nan")
     atomic_write(Path(path), lambda fh: fh.write(text.encode("utf-8")))
-
-
-# ---------------------------------------------------------------------------------------------- memory
-def estimate_device_bytes(models, *, precision: str = "f64", record_rows: int = 2048) -> int:
-    """Device memory [bytes] a batch of these models needs: the concatenated model arrays, the state, the
-    wall-candidate and wall-history arrays (one slot per hull sphere and wall), an initial body-pair region
-    and the history buffer (dem.device.model_arrays, dem.device.state, dem.device.contacts, dem.physics.simulation)."""
-    from ..physics.history_rows import HistoryRowLayout
-    from ..physics.simulation import HISTORY_BUFFER_BYTES, MAX_HISTORY_ROWS
-
-    r = 8 if precision == "f64" else 4
-    total = 0
-    width = 0
-    for m in models:
-        nh, nc, ng = m.hull_count, m.clump_count, m.cluster_count
-        nw = max(m.wall_count, 1)
-        total += nh * (4 * r + 16) + ng * (4 * r + 16) + nc * (13 * r + 4 * r + 9 * r + 3 * 6 * r + 8 * r + 40 * r)
-        total += nw * (16 * r + 10 * r + m.wall_vel_np.shape[1] * 3 * r)
-        total += nh * nw * (8 + 4 * r)  # wall candidates and their history
-        if nc > 1:
-            total += 2 * 1024 * (16 + 4 * r)  # the first body-pair region (grows with the run)
-        width = max(width, HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width)
-    rows = max(16, min(MAX_HISTORY_ROWS, HISTORY_BUFFER_BYTES // (8 * width * max(len(models), 1))))
-    return int(total + len(models) * rows * width * r)
-
-
-def check_device_memory(models, arch: str) -> None:
-    """Refuse (ValueError, with the estimate) a batch larger than the memory of the machine that runs it:
-    the host's available memory on the CPU and on Vulkan (Mesa's lavapipe runs on the host), the GPU's free
-    memory on CUDA (from nvidia-smi, skipped if it cannot be asked)."""
-
-    need = estimate_device_bytes(models)
-    have = available_memory() if arch in ("cpu", "vulkan") else _cuda_free_memory() if arch in ("cuda", "gpu") \
-        else None
-    if have is not None and need > 0.8 * have:
-        raise ValueError(f"the {len(models)} worlds need about {_size(need)} of device memory "
-                         f"({_size(need / max(len(models), 1))} per world), more than 80 % of the "
-                         f"{_size(have)} available; run fewer worlds at a time")
-
-
-def _cuda_free_memory() -> int | None:
-
-    if shutil.which("nvidia-smi") is None:
-        return None
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=10)
-        return int(out.stdout.split()[0]) * 2**20
-    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
-        return None

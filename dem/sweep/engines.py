@@ -127,7 +127,10 @@ def _dem_batch(batch: Batch) -> list[dict]:
     """The batch's cases as worlds of one run (dem.run.Run with batch=True): one launch steps them all, on
     the serial path one CPU thread per world, on the block path one thread block per world. Cases whose
     scenes disagree on Δt, history interval or duration (records of different lengths) run as separate
-    batches of worlds; a case whose scene cannot be built gets an error row and the others go on."""
+    batches of worlds; a case whose scene cannot be built gets an error row and the others go on. A batch too large
+    for the device's memory (dem.physics.batch_memory.BatchTooLarge) is the sweep's --batch-size, no case's fault:
+    it stops the sweep with its one line (how many worlds fit)."""
+    from ..physics.batch_memory import BatchTooLarge
     from ..run.driver import Run
 
     o = batch.options
@@ -148,6 +151,8 @@ def _dem_batch(batch: Batch) -> list[dict]:
         try:
             results = Run([m[1] for m in members], RunOptions(progress=False, plots=False, handle_signals=False),
                           batch=True, world_names=[m[0] for m in members]).run()
+        except BatchTooLarge:
+            raise
         except (ValueError, ArithmeticError) as e:
             for case_id, _scene, build_s in members:
                 rows[case_id] = _error_row(case_id, f"{type(e).__name__}: {e}", build_s)

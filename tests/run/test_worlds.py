@@ -193,16 +193,17 @@ def test_world_parameters_are_checked_before_anything_is_built(ti_cpu, tmp_path,
 
 
 def test_a_batch_too_large_for_the_memory_is_refused(ti_cpu):
-    """10⁶ Peña worlds would need terabytes: refused with the estimate before any device array exists."""
-    from dem.run.worlds import check_device_memory, estimate_device_bytes
+    """10⁶ Peña worlds would need terabytes: refused with the figure before any device array exists (the error line
+    and what it says: tests/cli/test_batch_memory_errors.py)."""
+    from dem.physics.batch_memory import BatchTooLarge, batch_bytes, check_batch_memory
     from dem.scenes.scene import build_scene
 
     model = build_scene("pena_block", PENA_COARSE).model
-    per_world = estimate_device_bytes([model])
+    per_world = batch_bytes([model])
     assert 1e5 < per_world < 1e8  # [bytes]: a coarse block's hull spheres, state and history buffer
-    with pytest.raises(ValueError, match=r"worlds need about .* of device memory .* per world"):
-        check_device_memory([model] * 1_000_000, "cpu")
-    check_device_memory([model] * 4, "cpu")  # a handful fits
+    with pytest.raises(BatchTooLarge, match=r"a batch of 1,000,000 worlds needs about .* of device memory .* per"):
+        check_batch_memory([model] * 1_000_000)
+    check_batch_memory([model] * 4)  # a handful fits
 
 
 def test_cli_batch_writes_a_folder_per_world_and_the_table(ti_cpu, tmp_path, capsys):
