@@ -348,8 +348,8 @@ def _face_bounds(s, turn):
 
 
 def steady_share(table: SolidTable, own, sol, back, normal, s, turn, own_first) -> np.ndarray:
-    """For contacts of a sphere of the body of solid own[i] against solid sol[i] (both of `table`) whose normal (n,
-    3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by less than ψ (sin ψ = s) there and
+    """For contacts of a sphere of the body of solid own[i] against solid sol[i] (both of `table`) whose normal
+    (n, 3) (the solid's frame; `back`, −normal in the sphere's body's frame) turns by less than ψ (sin ψ = s) there and
     ψ + turn [rad] in the sphere's body till the next search: IDLE where the share (dem/physics/contact_solid.py,
     ``sphere_side_share``) stays 0, CARRY where it stays 1, else GENERAL. It stays so when a face of each body
     surely meets the normal within 10° and every face that may meet it compares alike: the sphere's body's all
