@@ -93,7 +93,8 @@ def estimate_critical_timestep(model: Model, *, load_factor: float = LOAD_FACTOR
         mass_matrix[3:, 3:] = model.inertia[ci]
         for face, (axis, sign) in faces.items():
             support = sign * off[:, axis] + rad
-            bed = support > support.max() - 0.5 * rad.min()
+            # (≥: the outermost sphere stays in even where a body far larger than its spheres rounds r away)
+            bed = support >= support.max() - 0.5 * rad.min()
             n_bed = int(bed.sum())
             r_p, rp = off[bed], rad[bed]
             d = np.zeros(3)
