@@ -21,11 +21,12 @@ stiffness sums (the step kernel takes no more arrays than it does: runtime.MAX_K
         ... + n_c · CLUMP_ENTRY + k · SLOT_ENTRY   probe slot k of the world: a flag, then SLOT_WIDTH values
         ... + n_s · SLOT_ENTRY + j · 2       interface stiffness column j (under "shared"): a flag, then K_I's share
 
-A partial is zero and its flag 0 between steps: the reduction zeroes each value it reads (each value is read by one
-thread), and the law of motion, after the reduction's barrier, clears the flags (the thread that moves clump c clears
-its flags; the threads clear the slot and interface flags strided). So a share adds to its partials without a first
-store, and the reduction reads only the partials whose flag is set: the traffic is that of the contacts, not of
-S × targets. Memory: S · P + n_c columns a world (simulation.Diagnostics), 0 on the serial path and whenever S = 1.
+A partial is zero and its flag 0 between steps (a checkpoint holds them as zeros): the reduction zeroes each value
+it reads (each value is read by one thread), and the law of motion, after the reduction's barrier, clears the flags
+(the thread that moves clump c clears its flags; the threads clear the slot and interface flags strided). So a share
+adds to its partials without a first store, and the reduction reads only the partials whose flag is set: the traffic
+is that of the contacts, not of S × targets. Memory: S · P + n_c columns a world (simulation.Diagnostics), 0 on the
+serial path and whenever S = 1.
 
 Test knobs (read when a Simulation is made; a kernel compiled with them is another variant, Simulation.kernel_variant):
 SHARES_PER_LANE > 1 gives every thread several shares — the CPU's block path, one thread a world, then takes the
@@ -236,6 +237,19 @@ def _sum_flagged(row, flag, col, stride, shares: ti.template(),  # in:
 
 
 @ti.func
+def _add_part(i, j, first: ti.template(), n: ti.template(), acc,  # in:
+              arr: ti.template()):  # out:
+    """arr[i][first + j] += acc, 0 ≤ j < n (one component of a vector element: static component indices, which every
+    backend's code generator takes; other threads may write the element's other components meanwhile).
+
+    In/out — out arr: arr[i][first + j].
+    """
+    for k in ti.static(range(n)):
+        if j == k:
+            arr[i][first + k] = arr[i][first + k] + acc
+
+
+@ti.func
 def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), lane, bd: ti.template(),  # in:
                     shares: ti.template(),
                     st: ti.template(), dg: ti.template()):  # out:
@@ -260,11 +274,11 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
         acc = _sum_flagged(sk.row, entry, entry + 1 + j, stride, shares, dg)
         c = wd.clump0 + cl
         if j < P_DAMP:
-            st.wrench[c][j - P_WRENCH] = st.wrench[c][j - P_WRENCH] + acc
+            _add_part(c, j - P_WRENCH, 0, LY.WRENCH_WIDTH, acc, st.wrench)
         elif j < P_OTHER:
-            st.damp[c][j - P_DAMP] = st.damp[c][j - P_DAMP] + acc
+            _add_part(c, j - P_DAMP, 0, DAMP_WIDTH, acc, st.damp)
         else:
-            st.damp_other[c][j - P_OTHER] = st.damp_other[c][j - P_OTHER] + acc
+            _add_part(c, j - P_OTHER, 0, 6, acc, st.damp_other)
         cost += shares
     if observed:  # the monitor's stiffness sums and the probe slots
         for k in range((wd.n_clump * 3 - lane + bd - 1) // bd):
@@ -273,14 +287,14 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
             entry = sk.clumps + cl * CLUMP_ENTRY
             acc = _sum_flagged(sk.row, entry, entry + 1 + P_MONITOR + item % 3, stride, shares, dg)
             c = wd.clump0 + cl
-            st.monitor[c][LY.MON_KN + item % 3] = st.monitor[c][LY.MON_KN + item % 3] + acc
+            _add_part(c, item % 3, LY.MON_KN, 3, acc, st.monitor)
             cost += shares
         for k in range((wd.n_slot * SLOT_PARTS - lane + bd - 1) // bd):
             item = lane + k * bd
             entry = sk.slots + (item // SLOT_PARTS) * SLOT_ENTRY
             acc = _sum_flagged(sk.row, entry, entry + 1 + item % SLOT_PARTS, stride, shares, dg)
             s = wd.slot0 + item // SLOT_PARTS
-            dg.slots[s][item % SLOT_PARTS] = dg.slots[s][item % SLOT_PARTS] + acc
+            _add_part(s, item % SLOT_PARTS, 0, SLOT_PARTS, acc, dg.slots)
             cost += shares
     for j in ti.static(range(SUM_WORST + 1)):  # the contact sums: one thread each (every share wrote its own)
         if j % bd == lane:
@@ -353,7 +367,8 @@ def clear_flags(md: ti.template(), wd, c, observed, lane, bd: ti.template(), sha
 @ti.func
 def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
               dg: ti.template()):  # out:
-    """Lane 0 before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share order.
+    """Lane 0 before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share order (each
+    read zeroed: between steps every partial is 0).
 
     In/out — in md: world_param; out dg: ledger: the step's body, boundary, damping work and kinetic energy.
     """
@@ -363,4 +378,5 @@ def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
         acc = 0.0
         for s in range(shares):
             acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
+            dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
         dg.ledger[sk.row, MOVE_COLUMNS[i]] = dg.ledger[sk.row, MOVE_COLUMNS[i]] + acc

@@ -156,6 +156,10 @@ class Diagnostics:
         width = max([L.LEDGER_SIZE + dm.kface_width] + [
             SS.world_columns(m.clump_count, m.wall_count, m.slot_count, bool(shared[w]), shares)
             for w, m in enumerate(dm.models)])
+        if dm.world_count * width >= 2**31:  # the kernels index an array with 32-bit integers
+            raise ValueError(f"a batch of {dm.world_count} worlds needs {width} ledger columns a world with {shares} "
+                             f"shares (share_sums.py): at most {(2**31 - 1) // width} worlds fit; run fewer worlds a "
+                             "batch, or a smaller block_dim")
         self.ledger = ti.ndarray(real, (dm.world_count, width))
         self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
         self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))

@@ -27,7 +27,6 @@ from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import history_rows as R
 from . import ledger as L
-from . import share_sums as SS
 from .history_rows import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .integrator import integrate_clump, move_wall, wake_if_unbalanced, wall_velocity
 from .interface_stiffness import clear_sums, wall_stiffness
@@ -139,7 +138,7 @@ def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: t
     """
     ti.static_assert(bd == 1, "several threads a world take step_blocks.split_contact_stages")
     shared = ti.static(False)
-    sk = SS.ShareSink()
+    sk = 0  # (no shares: the stages' ``shared`` branches, which read it, are compiled out)
     w = wd.index
     shared_mass = LY.uses_shared_mass(md, w)
     cost = 0
