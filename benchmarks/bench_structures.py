@@ -94,7 +94,7 @@ def batch(a) -> None:
     rss0 = peak_rss_mib()
     sim = dem.Simulation(worlds.models, dt=sc.dt, history_every=every)
     wall, rows = timed_advance(sim, steps)
-    per_world = batch_bytes(worlds.models) / W
+    per_world = batch_bytes(worlds.models, shares=sim.shares) / W
     m = worlds.models[0]
     print(f"batch: W = {W} columns ({a.batch_packing} packing: {m.ball_count:,} spheres, {m.hull_count:,} on the "
           f"hull), {steps:,} steps of {sc.dt:g} s each: {wall:.2f} s wall, {steps / wall:.4g} steps/s, "

@@ -80,7 +80,7 @@ def main():
             continue
         wall, rows = timed_advance(sim, steps)
         evals = contact_evaluations(rows, history_every)
-        per_world = batch_bytes(worlds.models) / W
+        per_world = batch_bytes(worlds.models, shares=sim.shares) / W
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         m = worlds.models[0]
         block = "" if bd is None else f", block {bd:3d}"

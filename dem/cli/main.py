@@ -290,7 +290,7 @@ def _check_copies_memory(module, common: dict, count: int, opts: RunOptions) -> 
     from ..run.driver import check_run_memory
 
     if count > 1:
-        check_run_memory([build_scene(module, common).model] * count, opts.parallel)
+        check_run_memory([build_scene(module, common).model] * count, opts.parallel, opts.block_dim)
 
 
 def _report_batch(results, out) -> None:

@@ -146,7 +146,7 @@ def _export_wall_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
     for _ in range(1):
         if shared_mass:
             clear_sums(ksum, 0, 0, wd, 0, 1)
-            wall_stiffness(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, ksum, 0, 0, wd, True, True, False)
+            wall_stiffness(0, ct.counts[w, LY.CT_N_CAND], md, st, ct, ksum, 0, 0, wd, True, True, False, 0)
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_CAND]):
         pair = ct.cand[wd.cand0 + k]
@@ -183,7 +183,7 @@ def _export_pair_contacts(md: ModelArgs, st: StateArgs, ct: ContactArgs, w: ti.i
         if shared_mass:
             clear_sums(ksum, 0, 0, wd, 0, 1)
         pair_geometry_pass(0, ct.counts[w, LY.CT_N_PAIRS], base, spare, md, st, ct, ksum, 0, 0, wd, True, True,
-                           shared_mass, False)
+                           shared_mass, False, 0)
     ti.loop_config(serialize=True)
     for k in range(ct.counts[w, LY.CT_N_PAIRS]):
         pair = ct.pairs[base + k]

@@ -26,7 +26,7 @@ from ..device.damping_layout import DAMP_WIDTH, OTHER_WIDTH
 from ..device.model_arrays import uses_shared_mass
 from ..model.materials import PAIR_PARAM_COUNT
 from ..model.sizing import MEMORY_SHARE, _size, large_allowed
-from . import ledger as L
+from . import share_sums as SS
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
 
 # The history buffer's size over all worlds [bytes]: rows per world = this ÷ (W × row width × 8 B), at least
@@ -63,17 +63,19 @@ def history_rows(width: int, world_count: int, capacity: int | None = None,
 # nine), then sizes the batch takes from its widest world (the wall-velocity table's samples, the interface sums'
 # columns, the history row's width) and whether it has body pairs
 COUNTS = ("clumps", "walls", "hull", "clusters", "material_pairs", "interfaces", "solid_rows", "candidates", "slots",
-          "wall_samples", "kface", "row_width", "has_pairs")
+          "wall_samples", "ledger_columns", "row_width", "has_pairs")
 
 
-def world_counts(m) -> tuple[int, ...]:
-    """The :data:`COUNTS` of one finalized model, from the host arrays DeviceModel concatenates."""
+def world_counts(m, shares: int = 1) -> tuple[int, ...]:
+    """The :data:`COUNTS` of one finalized model, from the host arrays DeviceModel concatenates; ``shares``: the
+    block path's shares a world (share_sums.py; 1: the serial path), which widen the ledger."""
     return (m.clump_count, m.wall_count, len(m.sph_body_np), len(m.cluster_body_np),
             len(m.pair_np.reshape(-1, PAIR_PARAM_COUNT)), len(m.iface_map_np), len(m.solid_rows_np),
             m.hull_count * max(m.wall_count, 1),  # one candidate slot per (hull sphere, wall)
             m.slot_count,
             m.wall_vel_np.shape[1] if m.wall_count else 1,  # velocity samples of its walls' table
-            m.clump_count * (m.wall_count + m.clump_count) if uses_shared_mass(m) else 0,  # interface sums K_I
+            # the ledger, the interface sums K_I (damping_mass "shared") and the shares' partials
+            SS.world_columns(m.clump_count, m.wall_count, m.slot_count, uses_shared_mass(m), shares),
             HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width,
             int(m.clump_count > 1))
 
@@ -84,23 +86,23 @@ def _rows(n: np.ndarray) -> np.ndarray:
 
 
 def prefix_array_bytes(models, *, capacity: int | None = None, precision: str | None = None,
-                       pair_capacity: int | None = None) -> dict[str, np.ndarray]:
+                       pair_capacity: int | None = None, shares: int = 1) -> dict[str, np.ndarray]:
     """Bytes of each device array a Simulation of the first k of `models` allocates, for k = 1 … W: {'part.array':
     int64 array of shape (W,)}, the parts as the Simulation's attributes (device_model, state, contacts, diag).
     ``capacity``: history rows per world (None: the Simulation's default, :func:`history_rows`); ``precision``:
     'f64' or 'f32' (None: the runtime's); ``pair_capacity``: entries per body-pair list (None: the first region's,
-    PAIR_CAPACITY_START where a world has two bodies or more, else 1)."""
+    PAIR_CAPACITY_START where a world has two bodies or more, else 1); ``shares``: as :func:`world_counts`."""
     models = list(models)
     r = 8 if (precision or runtime.precision()) == "f64" else 4
     k = np.arange(1, len(models) + 1, dtype=np.int64)  # worlds in the prefix
     seen: dict[int, int] = {}  # a model given many times (N copies of a scene) is counted once
     index = [seen.setdefault(id(m), len(seen)) for m in models]
     unique = {i: m for m, i in zip(models, index)}
-    table = np.array([world_counts(unique[i]) for i in range(len(unique))], np.int64).reshape(-1, len(COUNTS))
+    table = np.array([world_counts(unique[i], shares) for i in range(len(unique))], np.int64).reshape(-1, len(COUNTS))
     per_world = table[index]
     col = dict(zip(COUNTS, per_world.T))
     n = {name: np.cumsum(col[name]) for name in COUNTS[:9]}  # concatenated arrays: the sum over the first k worlds
-    n_t, kface, width = (np.maximum.accumulate(col[name]) for name in ("wall_samples", "kface", "row_width"))
+    n_t, ledger, width = (np.maximum.accumulate(col[name]) for name in ("wall_samples", "ledger_columns", "row_width"))
     pair_cap = np.where(np.maximum.accumulate(col["has_pairs"]) > 0, PAIR_CAPACITY_START, 1) \
         if pair_capacity is None else np.full(len(models), int(pair_capacity), np.int64)
     rows = np.full(len(models), int(capacity), np.int64) if capacity is not None else \
@@ -138,25 +140,26 @@ def prefix_array_bytes(models, *, capacity: int | None = None, precision: str | 
         "contacts.pairs": k * 2 * pair_cap * LY.PAIR_WIDTH * INT_BYTES,
         "contacts.pair_hist": k * 2 * pair_cap * LY.HIST_WIDTH * r,
         # Diagnostics (simulation.py)
-        "diag.ledger": k * (L.LEDGER_SIZE + kface) * r,
+        "diag.ledger": k * ledger * r,
         "diag.slots": _rows(n["slots"]) * SLOT_WIDTH * r,
         "diag.rec": k * rows * width * r,
     }
 
 
 def batch_array_bytes(models, *, capacity: int | None = None, precision: str | None = None,
-                      pair_capacity: int | None = None) -> dict[str, int]:
+                      pair_capacity: int | None = None, shares: int = 1) -> dict[str, int]:
     """Bytes of each device array a Simulation of `models` allocates (:func:`prefix_array_bytes` at k = W)."""
-    sizes = prefix_array_bytes(models, capacity=capacity, precision=precision, pair_capacity=pair_capacity)
+    sizes = prefix_array_bytes(models, capacity=capacity, precision=precision, pair_capacity=pair_capacity,
+                               shares=shares)
     return {name: int(b[-1]) for name, b in sizes.items()}
 
 
-def batch_bytes(models, *, capacity: int | None = None, precision: str | None = None) -> int:
+def batch_bytes(models, *, capacity: int | None = None, precision: str | None = None, shares: int = 1) -> int:
     """Device memory a Simulation of `models` (one world each) allocates at its start [bytes]."""
-    return sum(batch_array_bytes(models, capacity=capacity, precision=precision).values())
+    return sum(batch_array_bytes(models, capacity=capacity, precision=precision, shares=shares).values())
 
 
-def check_batch_memory(models, *, capacity: int | None = None) -> None:
+def check_batch_memory(models, *, capacity: int | None = None, shares: int = 1) -> None:
     """Refuse (:class:`BatchTooLarge`, one line) a batch of `models` whose device arrays would take more than
     MEMORY_SHARE of the memory the backend has free (dem.device.free_memory), naming the worlds asked for, the
     bytes a world and the batch need, the bytes available and how many worlds fit. Called before any array of
@@ -169,7 +172,7 @@ def check_batch_memory(models, *, capacity: int | None = None) -> None:
     if free.bytes is None:
         return
     budget = MEMORY_SHARE * free.bytes
-    total = sum(prefix_array_bytes(models, capacity=capacity).values())
+    total = sum(prefix_array_bytes(models, capacity=capacity, shares=shares).values())
     if total[-1] <= budget:
         return
     over = np.flatnonzero(total > budget)

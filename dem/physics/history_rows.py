@@ -23,6 +23,7 @@ from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..version import warn_renamed
 from . import ledger as L
+from . import share_sums as SS
 
 GLOBAL_COLUMNS = ("t", "E_body", "E_boundary", "E_kinetic", "E_strain", "E_damping", "E_friction",
                   "E_shear_stiffness", "contact_count", "max_overlap_ratio", "rebuilds")
@@ -83,25 +84,33 @@ def __getattr__(name: str):
 
 # ---------------------------------------------------------------- device side
 @ti.func
-def add_slot(s, force, point, fn, shared: ti.template(),  # in:
+def add_slot(s, force, point, fn, shared: ti.template(), sk,  # in:
              dg: ti.template()):  # out:
     """Add one contact's force [N] at `point` [m] (moment about the world origin) with normal force fn [N]
-    to probe slot s.
+    to probe slot s; ``shared`` (the block path's shares, share_sums.py): to share sk's partial of it.
 
-    In/out — out dg: slots[s].
+    In/out — out dg: slots[s], or the share's partial in the ledger.
     """
     m = point.cross(force)
-    LY.accumulate(dg.slots, s, ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn]), shared)
+    value = ti.Vector([force[0], force[1], force[2], m[0], m[1], m[2], 1.0, fn])
+    if ti.static(shared):
+        SS.slot_add(sk, s, value, dg)
+    else:
+        LY.accumulate(dg.slots, s, value, False)
 
 
 @ti.func
-def add_monitor(c, kn, lever2, cn, shared: ti.template(),  # in:
-                st: ti.template()):  # out:
-    """Stiffness sums of clump c for the critical-time-step monitor (Σk_n, Σk_n|r×n|², Σc_n).
+def add_monitor(c, kn, lever2, cn, shared: ti.template(), sk,  # in:
+                st: ti.template(), dg: ti.template()):  # out:
+    """Stiffness sums of clump c for the critical-time-step monitor (Σk_n, Σk_n|r×n|², Σc_n); ``shared``: to share
+    sk's partial of c.
 
-    In/out — out st: monitor[c]: Σk_n, Σk_n|r×n|², Σc_n.
+    In/out — out st: monitor[c]: Σk_n, Σk_n|r×n|², Σc_n; out dg: or the share's partial in the ledger.
     """
-    LY.accumulate(st.monitor, c, ti.Vector([0.0, kn, kn * lever2, cn, 0.0, 0.0, 0.0, 0.0]), shared)
+    if ti.static(shared):
+        SS.clump_add(sk, c, SS.P_MONITOR, ti.Vector([kn, kn * lever2, cn]), dg)
+    else:
+        LY.accumulate(st.monitor, c, ti.Vector([0.0, kn, kn * lever2, cn, 0.0, 0.0, 0.0, 0.0]), False)
 
 
 @ti.func
@@ -112,72 +121,73 @@ def _lever2(arm, normal):
 
 
 @ti.func
-def wall_contact_record(md: ti.template(), wd, i, c, w, g, r, shared: ti.template(),  # in:
+def wall_contact_record(md: ti.template(), wd, i, c, w, g, r, shared: ti.template(), sk,  # in:
                         st: ti.template(), dg: ti.template()):  # out:
     """History stage of a touching sphere–wall contact (sphere i of clump c, wall w; g, r: its
     ``contact_geometry.ContactGeometry`` and ``contact_response.ContactResponse``): the clump–wall interface slot,
     the sphere's probe groups, the clump's stiffness sums.
 
-    In/out — in md: sph_info, iface_map; out st: monitor[c]'s stiffness sums; out dg: slots.
+    In/out — in md: sph_info, iface_map; out st: monitor[c]'s stiffness sums; out dg: slots (or, ``shared``, share
+    sk's partials).
     """
     s = LY.wall_interface_slot(md, wd, c, w)
     if s >= 0:
-        add_slot(s, r.f_rec, g.point, r.fn_rec, shared, dg)
+        add_slot(s, r.f_rec, g.point, r.fn_rec, shared, sk, dg)
     info = md.sph_info[i]
     if info[2] >= 0:
-        add_slot(info[2], r.f_rec, g.point, r.fn_rec, shared, dg)
+        add_slot(info[2], r.f_rec, g.point, r.fn_rec, shared, sk, dg)
     if info[3] >= 0:
-        add_slot(info[3], r.f_rec, g.point, r.fn_rec, shared, dg)
-    add_monitor(c, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, st)
+        add_slot(info[3], r.f_rec, g.point, r.fn_rec, shared, sk, dg)
+    add_monitor(c, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, sk, st, dg)
 
 
 @ti.func
-def pair_contact_record(md: ti.template(), wd, i, j, a, b, g, r, shared: ti.template(),  # in:
+def pair_contact_record(md: ti.template(), wd, i, j, a, b, g, r, shared: ti.template(), sk,  # in:
                         st: ti.template(), dg: ti.template()):  # out:
     """History stage of a touching entry of the pair list between clumps a and b (sides i, j: a hull sphere, or < 0
     a body's solid, pair_entry.py; g, r: its geometry and response): the force f_rec acts on a and −f_rec on b;
     interface slots of both, probe groups of the spheres, stiffness sums.
 
-    In/out — in md: sph_info, iface_map; out st: monitor[a], monitor[b]: stiffness sums; out dg: slots.
+    In/out — in md: sph_info, iface_map; out st: monitor[a], monitor[b]: stiffness sums; out dg: slots (or, ``shared``,
+    share sk's partials).
     """
     sa = LY.pair_interface_slot(md, wd, a, b)
     if sa >= 0:
-        add_slot(sa, r.f_rec, g.point, r.fn_rec, shared, dg)
+        add_slot(sa, r.f_rec, g.point, r.fn_rec, shared, sk, dg)
     sb = LY.pair_interface_slot(md, wd, b, a)
     if sb >= 0:
-        add_slot(sb, -r.f_rec, g.point, r.fn_rec, shared, dg)
+        add_slot(sb, -r.f_rec, g.point, r.fn_rec, shared, sk, dg)
     info_i = md.sph_info[ti.max(i, 0)]
     info_j = md.sph_info[ti.max(j, 0)]
     for layer in ti.static(range(2, 4)):
         if i >= 0 and info_i[layer] >= 0:
-            add_slot(info_i[layer], r.f_rec, g.point, r.fn_rec, shared, dg)
+            add_slot(info_i[layer], r.f_rec, g.point, r.fn_rec, shared, sk, dg)
         if j >= 0 and info_j[layer] >= 0:
-            add_slot(info_j[layer], -r.f_rec, g.point, r.fn_rec, shared, dg)
-    add_monitor(a, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, st)
-    add_monitor(b, r.kn, _lever2(g.arm_b, g.normal), r.cn, shared, st)
+            add_slot(info_j[layer], -r.f_rec, g.point, r.fn_rec, shared, sk, dg)
+    add_monitor(a, r.kn, _lever2(g.arm_a, g.normal), r.cn, shared, sk, st, dg)
+    add_monitor(b, r.kn, _lever2(g.arm_b, g.normal), r.cn, shared, sk, st, dg)
 
 
-ENERGY_SCALARS = 7  # scalar adds of add_contact_energy
-CLUMP_SCALARS = 4  # scalar adds of clump_ledger and clump_record
 
 @ti.func
-def add_contact_energy(w, sums, shared: ti.template(),  # in:
+def add_contact_energy(w, sums, shared: ti.template(), sk,  # in:
                        dg: ti.template()):  # out:
     """A contact stage's sums (a ``contact_sums.ContactSums``) into world w's ledger: the step's damping, friction
-    (slip), shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius.
+    (slip), shear-stiffness and boundary work [J], strain energy at t_n [J], contacts, and the largest overlap ÷ radius;
+    ``shared`` (the block path's shares): into share sk's sums, which share_sums.reduce_contacts adds up.
 
     In/out — out dg: ledger[w]: the step's damping, friction, stiffness and boundary work, strain, contacts, the largest
-    overlap.
+    overlap (or the share's sums).
     """
-    LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, sums.e_damping, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, sums.e_friction, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, sums.e_stiffness, shared)
-    LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, sums.e_boundary, shared)
-    LY.accumulate2(dg.ledger, w, L.STRAIN, sums.e_strain, shared)
-    LY.accumulate2(dg.ledger, w, L.CONTACTS, sums.count, shared)
     if ti.static(shared):
-        ti.atomic_max(dg.ledger[w, L.MAX_OVERLAP], sums.worst)
+        SS.add_sums(sk, sums, dg)
     else:
+        LY.accumulate2(dg.ledger, w, L.STEP + L.DAMPING, sums.e_damping, False)
+        LY.accumulate2(dg.ledger, w, L.STEP + L.FRICTION, sums.e_friction, False)
+        LY.accumulate2(dg.ledger, w, L.STEP + L.STIFFNESS, sums.e_stiffness, False)
+        LY.accumulate2(dg.ledger, w, L.STEP + L.BOUNDARY, sums.e_boundary, False)
+        LY.accumulate2(dg.ledger, w, L.STRAIN, sums.e_strain, False)
+        LY.accumulate2(dg.ledger, w, L.CONTACTS, sums.count, False)
         dg.ledger[w, L.MAX_OVERLAP] = ti.max(dg.ledger[w, L.MAX_OVERLAP], sums.worst)
 
 
@@ -196,13 +206,15 @@ def clump_ledger(w, mv, shared: ti.template(),  # in:
 @ti.func
 def clump_record(w, row, c, col, mv, shared: ti.template(),  # in:
                  st: ti.template(), dg: ti.template()):  # out:
-    """Observed step: clump c's kinetic energy into the ledger, and its columns (from `col`) of history row `row`
-    from mv (its ``integrator.ClumpMove``) and the monitor's stiffness sums, which then restart.
+    """Observed step: clump c's kinetic energy into the ledger (``shared``: the block path's motion stage sums it
+    per share instead, share_sums.store_moves), and its columns (from `col`) of history row `row` from mv (its
+    ``integrator.ClumpMove``) and the monitor's stiffness sums, which then restart.
 
     In/out — out st: monitor[c]: the stiffness sums restart (read first); out dg: rec[row, col:col + CLUMP_WIDTH],
     ledger[w]'s kinetic energy.
     """
-    LY.accumulate2(dg.ledger, w, L.KINETIC, mv.kinetic, shared)
+    if ti.static(not shared):
+        LY.accumulate2(dg.ledger, w, L.KINETIC, mv.kinetic, False)
     for i in ti.static(range(3)):
         dg.rec[row, col + C_POS + i] = mv.x0[i]
         dg.rec[row, col + C_VEL + i] = mv.v_mid[i]

@@ -22,6 +22,7 @@ each column about once per thread.
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.materials import PAIR_SHARED
+from . import share_sums as SS
 from .contact_geometry import load_plane, sphere_centre, sphere_plane
 from .contact_law import normal_stiffness
 
@@ -40,22 +41,26 @@ def clear_sums(karr: ti.template(), row, col0,  # out:
 
 @ti.func
 def add_to_sum(karr: ti.template(), row, col,  # out:
-         value, shared: ti.template()):  # in:
-    """In/out — out karr, row, col: karr[row, col] += value (col ≥ 0)."""
+         value, shared: ti.template(), sk):  # in:
+    """In/out — out karr, row, col: karr[row, col] += value (col ≥ 0); ``shared`` (the block path's shares,
+    share_sums.py): to share sk's partial of it (karr the ledger)."""
     if col >= 0:
-        LY.accumulate2(karr, row, col, value, shared)
+        if ti.static(shared):
+            SS.kface_add(sk, row, col, value, karr)
+        else:
+            LY.accumulate2(karr, row, col, value, False)
 
 
 @ti.func
 def add_in_run(karr: ti.template(), row, cur, acc,  # out:
-               col, k_n, shared: ti.template()):  # in:
+               col, k_n, shared: ti.template(), sk):  # in:
     """One more contact's k_n [N/m] for the interface whose column is `col`, the sum kept in a register (acc) while
     the column repeats (cur) and added to karr when it changes. Returns the new (cur, acc).
 
     In/out — out karr, row: the previous column's sum when the column changes: karr[row, cur] +=.
     """
     if col != cur:
-        add_to_sum(karr, row, cur, acc, shared)
+        add_to_sum(karr, row, cur, acc, shared, sk)
         cur = col
         acc = 0.0
     return cur, acc + k_n
@@ -64,7 +69,7 @@ def add_in_run(karr: ti.template(), row, cur, acc,  # out:
 @ti.func
 def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template(),  # in:
                    karr: ti.template(), row, col0,  # out:
-                   wd, observed, every: ti.template(), shared: ti.template()):  # in:
+                   wd, observed, every: ti.template(), shared: ti.template(), sk):  # in:
     """Add k_n of the touching wall candidates k0 ≤ k < k1 of world wd to their interfaces' sums (only for
     material pairs under "shared"). ``every``: also the contacts of sleeping bodies (exports). Returns a
     bound on the loop iterations run (layout.LOOP_BUDGET).
@@ -93,7 +98,7 @@ def wall_stiffness(k0, k1, md: ti.template(), st: ti.template(), ct: ti.template
                 mat = LY.material_pair(md, wd, md.sph_info[i][1], ti.cast(md.wall_geom[w][LY.WG_MATERIAL], ti.i32))
                 if mat[PAIR_SHARED] > 0.5:
                     cur, acc = add_in_run(karr, row, cur, acc, col0 + LY.kface_column(wd, c, w - wd.wall0),
-                                          normal_stiffness(mat, g.r_eff, g.overlap), shared)
-    add_to_sum(karr, row, cur, acc, shared)
+                                          normal_stiffness(mat, g.r_eff, g.overlap), shared, sk)
+    add_to_sum(karr, row, cur, acc, shared, sk)
     return cost
 

@@ -20,6 +20,7 @@ from . import contact_response as CR
 from . import contact_sums as CS
 from . import history_rows as R
 from . import ledger as L
+from . import share_sums as SS
 from .contact_geometry import load_body, motion_between
 from .contact_law import share_stiffness
 from .contact_response import respond
@@ -96,25 +97,32 @@ def _half_du(st: ti.template(), c):  # in:
 
 
 @ti.func
-def _add(c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(),  # in:
-         st: ti.template()):  # out:
-    """In/out — out st: wrench[c], damp[c], damp_other[c] +=."""
-    LY.accumulate(st.wrench, c, LY.wrench_of(f, t), shared)
-    if ti.static(implicit):
-        LY.accumulate(st.damp, c, blk, shared)
-        LY.accumulate(st.damp_other, c, ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6)),
-                      shared)
+def _add(c, f, t, blk, oth, implicit: ti.template(), shared: ti.template(), sk,  # in:
+         st: ti.template(), dg: ti.template()):  # out:
+    """In/out — out st: wrench[c], damp[c], damp_other[c] +=; out dg: ``shared``: share sk's partial of c instead."""
+    if ti.static(shared):
+        SS.clump_add(sk, c, SS.P_WRENCH, LY.wrench_of(f, t), dg)
+        if ti.static(implicit):
+            SS.clump_add(sk, c, SS.P_DAMP, blk, dg)
+            SS.clump_add(sk, c, SS.P_OTHER, oth, dg)
+    else:
+        LY.accumulate(st.wrench, c, LY.wrench_of(f, t), False)
+        if ti.static(implicit):
+            LY.accumulate(st.damp, c, blk, False)
+            LY.accumulate(st.damp_other, c,
+                          ti.Vector([oth[i] for i in ti.static(range(6))] + [0.0] * (OTHER_WIDTH - 6)), False)
 
 
 @ti.func
-def _flush_pair(a, b, run, ba, bb, implicit: ti.template(), shared: ti.template(),  # in:
-                st: ti.template()):  # out:
+def _flush_pair(a, b, run, ba, bb, implicit: ti.template(), shared: ti.template(), sk,  # in:
+                st: ti.template(), dg: ti.template()):  # out:
     """Add one run of contacts between bodies a and b (a ``contact_sums.ContactRun``) to both: its force on a and
     −force on b [N], its moments; with implicit dashpots, a's damping block (about a's centre), b's derived from
     it (d = x_a − x_b [m]) and the other-body terms from the velocities of ba, bb (``Body``) at t − Δt/2
     extrapolated to t.
 
-    In/out — out st: wrench, damp, damp_other of a and b += (reads damp_other).
+    In/out — out st: wrench, damp, damp_other of a and b += (reads damp_other); out dg: ``shared``: share sk's
+    partials of a and b instead.
     """
     blk_b = ti.Vector([0.0] * DAMP_WIDTH)
     oa = ti.Vector([0.0] * 6)
@@ -122,8 +130,8 @@ def _flush_pair(a, b, run, ba, bb, implicit: ti.template(), shared: ti.template(
     if ti.static(implicit):
         blk_b, oa, ob = _derive_pair_damping(run.blk, ba.pos - bb.pos, _u6(ba) + _half_du(st, a),
                                              _u6(bb) + _half_du(st, b))
-    _add(a, run.force, run.torque_a, run.blk, oa, implicit, shared, st)
-    _add(b, -run.force, run.torque_b, blk_b, ob, implicit, shared, st)
+    _add(a, run.force, run.torque_a, run.blk, oa, implicit, shared, sk, st, dg)
+    _add(b, -run.force, run.torque_b, blk_b, ob, implicit, shared, sk, st, dg)
 
 
 @ti.func
@@ -140,7 +148,7 @@ def pair_stiffness_sum(dg: ti.template(), wd, a, b, shared_mass):  # in:
 
 @ti.func
 def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, implicit: ti.template(),  # in:
-                  shared: ti.template(),
+                  shared: ti.template(), sk,
                   st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Body-pair stage: pairs base + k0 ≤ k < base + k1 of world wd's pair list in order, with both bodies'
     context cached and the sums kept in registers while the pair of clumps repeats, each from the geometry its
@@ -148,13 +156,16 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
     leaves out, pairs of two sleeping bodies but on observed steps); a body touched by a moving one wakes (before
     the wall stage reads its state). On observed steps each touching pair goes to the history stage
     (history_rows.pair_contact_record). Returns the pairs' ``history_rows.ContactSums`` for the ledger
-    (history_rows.add_contact_energy).
+    (history_rows.add_contact_energy). ``shared`` (the block path's shares, share_sums.py): the forces and diagnostics
+    go to share sk's partials, and whether two bodies both sleep is read from their sleep at the start of the contact
+    stages (share_sums.snapshot_sleep), not from what other shares woke meanwhile.
 
     In/out — in md: sph_info, sph_body, clump_param, mat_pair, iface_map, world_param; in k0, k1, base: the pairs base +
     k0 ≤ k < base + k1 of the world's list; in observed: an observed step: the contacts of sleeping bodies too, and each
     touching one to the history stage; out st: wrench, damp, damp_other += (reads pos, rot, vel, omega, monitor);
     monitor: wakes, and the stiffness sums on observed steps; out ct: pair_hist (reads pairs, and the spare half's
-    geometry); out dg: slots on observed steps (reads the ledger's interface stiffness sums).
+    geometry); out dg: slots on observed steps (reads the ledger's interface stiffness sums); ``shared``: the share's
+    partials in the ledger instead (reads the sleep snapshot).
     """
     cur_a = -1
     cur_b = -1
@@ -172,7 +183,7 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
         a, b = entry_bodies(md, pair)
         if a != cur_a or b != cur_b:
             if cur_a >= 0:
-                _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
+                _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, sk, st, dg)
                 sums.runs += 1
             run = CS.ContactRun()
             cur_a = a
@@ -182,6 +193,8 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
             m_c = ba.mass * bb.mass / (ba.mass + bb.mass)  # the two bodies' reduced mass
             mat = LY.body_material_pair(md, wd, a, b)
             both_asleep = 1 if ba.asleep == 1 and bb.asleep == 1 else 0
+            if ti.static(shared):
+                both_asleep = 1 if SS.slept(dg, sk, a) and SS.slept(dg, sk, b) else 0
             k_sum = pair_stiffness_sum(dg, wd, a, b, shared_mass)
         found = ct.pair_hist[spare + k - base]
         if found[LY.PG_SHARE] != LY.PG_SKIPPED:  # (no `continue`: see wall_contact.wall_contacts)
@@ -197,14 +210,9 @@ def pair_contacts(md: ti.template(), wd, dt, k0, k1, base, spare, observed, impl
                         wake(b, st)
                 run, sums = CS.add_contact(run, sums, g, r, implicit)
                 if observed:  # the history stage
-                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, st, dg)
+                    R.pair_contact_record(md, wd, pair[0], pair[1], a, b, g, r, shared, sk, st, dg)
     if cur_a >= 0:
-        _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, st)
+        _flush_pair(cur_a, cur_b, run, ba, bb, implicit, shared, sk, st, dg)
         sums.runs += 1
     return sums
 
-
-# scalar atomic adds of one run's flush (both bodies), and of an observed step's diagnostics of one pair (6 probe
-# slots of 8 entries and two monitors of 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
-FLUSH_SCALARS = 2 * (3 + 3 + DAMP_WIDTH + OTHER_WIDTH)
-RECORD_SCALARS = 8 * 8

@@ -27,7 +27,7 @@ from .pair_entry import entry_bodies, entry_share, pair_geometry
 @ti.func
 def pair_geometry_pass(k0, k1, base, spare, md: ti.template(), st: ti.template(),  # in:
                        ct: ti.template(), karr: ti.template(), row, col0,  # out:
-                       wd, observed, every: ti.template(), sums, shared: ti.template()):  # in:
+                       wd, observed, every: ti.template(), sums, shared: ti.template(), sk):  # in:
     """The geometry of world wd's pair entries base + k0 ≤ k < base + k1 into rows spare + k − base of pair_hist
     (module docstring), and with `sums` (damping_mass "shared") their k_n into the interface sums. ``every``: the
     entries of sleeping bodies too (exports). Returns a bound on the loop iterations run (layout.LOOP_BUDGET).
@@ -67,7 +67,8 @@ def pair_geometry_pass(k0, k1, base, spare, md: ti.template(), st: ti.template()
                 mat = LY.body_material_pair(md, wd, a, b)
                 if mat[PAIR_SHARED] > 0.5:
                     cur, acc = add_in_run(karr, row, cur, acc, col0 + LY.kface_column(wd, a, wd.n_wall + b - wd.clump0),
-                                          normal_stiffness(share_stiffness(mat, share), g.r_eff, g.overlap), shared)
+                                          normal_stiffness(share_stiffness(mat, share), g.r_eff, g.overlap), shared,
+                                          sk)
         ct.pair_hist[spare + k - base] = found
-    add_to_sum(karr, row, cur, acc, shared)
+    add_to_sum(karr, row, cur, acc, shared, sk)
     return cost

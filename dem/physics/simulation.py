@@ -17,11 +17,13 @@ A step is the same everywhere (step.py). What differs is how a launch spreads th
   a few µs of device work on 10²–10⁴ contacts — a launch per step is launch-bound, and one scene cannot fill
   a GPU. A block per world looping over steps removes the launch from the step (measured on an H100 with a
   probe kernel of this shape: 371,000 steps/s for one world, 78 million world-steps/s for 1,000 worlds);
-  the argument packs are processed once per launch of thousands of steps. Forces are summed with atomics
-  in an order that varies between runs, so results agree with the serial path to round-off growth only.
+  the argument packs are processed once per launch of thousands of steps. Each thread sums its share of a list
+  into partials of its own, which a reduction adds up in share order (share_sums.py): no float atomics; the sums
+  are split otherwise than the serial path's, so results agree with the serial path to round-off growth only.
 
 Reproducibility: the serial path is bit-for-bit deterministic, whatever the split into launches and
-whatever the other worlds do; the block path is deterministic up to the order of its atomic sums.
+whatever the other worlds do; so is the block path for a given block size (share_sums.py), whatever order the
+threads run in.
 """
 
 
@@ -43,6 +45,7 @@ from ..device.state import State
 from ..model.model import Model
 from ..version import renamed_keyword
 from . import ledger as L
+from . import share_sums as SS
 from .batch_memory import check_batch_memory, history_rows
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
 from .pair_search import carry_history, entry_bodies, entry_clusters, entry_keys, find_pairs, sort_entries
@@ -119,31 +122,42 @@ def slot_class(n_worlds: int) -> int:
 
 @ti.kernel
 def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, history_every: ti.i32, rec_rows: ti.i32,  # in:
-                   pair_cap: ti.i32, max_steps: ti.i32, implicit: ti.template(), bd: ti.template(),
-                   budget: ti.template(), slots: ti.template(),
+                   pair_cap: ti.i32, max_steps: ti.i32, implicit: ti.template(), bd: ti.template(), per: ti.template(),
+                   order: ti.template(), budget: ti.template(), slots: ti.template(),
                    st: StateArgs, ct: ContactArgs, dg: DiagArgs):  # out:
     """Block path: one block of bd threads per world runs up to counts[w, CT_TARGET] ≤ max_steps steps
-    (step_blocks.py); ``slots`` ≥ n_worlds blocks are launched (slot_class; 0: n_worlds blocks)."""
+    (step_blocks.py), each thread `per` shares of its lists in turn (share_sums.py; order: SS.ORDERS' index);
+    ``slots`` ≥ n_worlds blocks are launched (slot_class; 0: n_worlds blocks)."""
     ti.loop_config(block_dim=bd)
     for gid in range((slots if ti.static(slots > 0) else n_worlds) * bd):
         w = gid // bd
         lane = gid % bd
         scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
         if w < n_worlds:  # the same for every thread of a block
-            block_world_steps(md, w, dt, history_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, budget,
-                              scan, st, ct, dg)
+            block_world_steps(md, w, dt, history_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, per, order,
+                              budget, scan, st, ct, dg)
 
 
 class Diagnostics:
-    """Device arrays of the ledgers, the probe slots and the history buffer (``rows`` rows per world)."""
+    """Device arrays of the ledgers, the probe slots and the history buffer (``rows`` rows per world); ``shares``:
+    the block path's shares a world (share_sums.py; 1: none, the serial path)."""
 
-    def __init__(self, dm: DeviceModel, rows: int):
+    def __init__(self, dm: DeviceModel, rows: int, shares: int = 1):
         real = runtime.real()
         self.layouts = [HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count) for m in dm.models]
         self.width = max(lay.width for lay in self.layouts)
         self.rows = int(rows)
-        # the ledger's columns, then (damping_mass "shared") the step's interface stiffness sums
-        self.ledger = ti.ndarray(real, (dm.world_count, L.LEDGER_SIZE + dm.kface_width))
+        # the ledger's columns, then (damping_mass "shared") the step's interface stiffness sums, then (block path,
+        # several shares) each world's partials (share_sums.py)
+        shared = dm.world_param_np[:, LY.WP_SHARED_MASS] > 0.5
+        width = max([L.LEDGER_SIZE + dm.kface_width] + [
+            SS.world_columns(m.clump_count, m.wall_count, m.slot_count, bool(shared[w]), shares)
+            for w, m in enumerate(dm.models)])
+        if dm.world_count * width >= 2**31:  # the kernels index an array with 32-bit integers
+            raise ValueError(f"a batch of {dm.world_count} worlds needs {width} ledger columns a world with {shares} "
+                             f"shares (share_sums.py): at most {(2**31 - 1) // width} worlds fit; run fewer worlds a "
+                             "batch, or a smaller block_dim")
+        self.ledger = ti.ndarray(real, (dm.world_count, width))
         self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
         self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))
         self.reset()
@@ -225,16 +239,22 @@ class Simulation:
         if block_dim is not None:  # before anything is allocated
             check_block_dim(block_dim, "cpu" if runtime.is_serial_backend() else runtime.device_name())
         self.block_dim = int(block_dim) if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
+        # the block path's shares (share_sums.py: test knobs, read here and compiled in)
+        self.shares_per_lane = int(SS.SHARES_PER_LANE) if self.parallel else 1
+        self.share_order = SS.order_code(SS.SHARE_ORDER) if self.parallel else 0
+        if self.shares_per_lane < 1:
+            raise ValueError(f"share_sums.SHARES_PER_LANE must be >= 1, got {SS.SHARES_PER_LANE}")
+        self.shares = shares = SS.world_shares(self.parallel, self.block_dim)  # partials a world (share_sums.py)
         width = max(HistoryRowLayout(m.clump_count, m.wall_count, m.slot_count).width for m in models)
         rows = history_rows(width, self.world_count, capacity)
         if int(rows) < 1:
             raise ValueError(f"capacity must be >= 1 history rows, got {capacity}")
-        check_batch_memory(models, capacity=capacity)  # before any device array: BatchTooLarge, one line
+        check_batch_memory(models, capacity=capacity, shares=shares)  # before any device array: one line
         self.device_model = DeviceModel(models, skins=self.skins, pair_skins=pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)
         self.contacts = ContactArrays(self.device_model)
-        self.diag = Diagnostics(self.device_model, rows)
+        self.diag = Diagnostics(self.device_model, rows, shares)
         self.layouts = self.diag.layouts
         self._pack_cache = None
         self.halted = np.zeros(self.world_count, bool)  # worlds that take no more steps (halt)
@@ -438,14 +458,17 @@ class Simulation:
             return f"{head}-serial-{damping}"
         budget = "-budget" if runtime.has_loop_limit() else ""
         slots = slot_class(self.world_count)
-        return f"{head}-blocks-{damping}-bd{self.block_dim}{budget}" + (f"-slots{slots}" if slots else "")
+        shares = "" if (self.shares_per_lane, self.share_order) == (1, 0) else \
+            f"-shares{self.shares_per_lane}{SS.ORDERS[self.share_order]}"
+        return f"{head}-blocks-{damping}-bd{self.block_dim}{shares}{budget}" + (f"-slots{slots}" if slots else "")
 
     def _kernel(self, max_steps: int = 0):
         md, st, ct, dg = self._packs()
         if self.parallel:
             advance_blocks(md, self.world_count, self.dt, self.history_every, self.diag.rows,
                            self.contacts.pair_capacity, int(max_steps), self.implicit_damping, self.block_dim,
-                           runtime.has_loop_limit(), slot_class(self.world_count), st, ct, dg)
+                           self.shares_per_lane, self.share_order, runtime.has_loop_limit(),
+                           slot_class(self.world_count), st, ct, dg)
         else:
             advance_serial(md, self.world_count, self.dt, self.history_every, self.diag.rows,
                            self.contacts.pair_capacity, self.implicit_damping, st, ct, dg)

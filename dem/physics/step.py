@@ -27,8 +27,6 @@ from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import history_rows as R
 from . import ledger as L
-from . import pair_contact as PC
-from . import wall_contact as WC
 from .history_rows import CLUMP_WIDTH, GLOBAL_COLUMNS, WALL_WIDTH
 from .integrator import integrate_clump, move_wall, wake_if_unbalanced, wall_velocity
 from .interface_stiffness import clear_sums, wall_stiffness
@@ -122,22 +120,14 @@ def begin_step(wd, skin,  # in:
 
 
 @ti.func
-def _contact_cost(items, sums, flush_scalars: ti.template(), record_scalars: ti.template()):
-    """A bound on the loop iterations of a contact stage's share of `items` contacts (layout.LOOP_BUDGET): one
-    each, the CAS loops of the atomics of its runs' flushes and of its touching contacts' diagnostics (charged
-    every step: the budget then holds for the next observed step), and of its ledger sums."""
-    return items + LY.ATOMIC_RETRIES * (sums.runs * flush_scalars + sums.count * record_scalars + R.ENERGY_SCALARS)
-
-
-@ti.func
 def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: ti.template(), lane,  # in:
                    bd: ti.template(),
                    st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
-    """Stage 2: the contact forces at t_n, each thread a contiguous share of each list: the body pairs' geometry
+    """Stage 2: the contact forces at t_n, in list order (one thread, one share of each list: the serial path, and
+    the block path with bd = 1; with more shares step_blocks.split_contact_stages): the body pairs' geometry
     pass (pair_geometry_pass.py; under damping_mass "shared" with their interface stiffness sums, D5), the body
     pairs (they may wake bodies), then the walls' interface sums (after the wakes, as the wall stage sees them),
-    the walls; then the contact sums into the ledger. Returns, with several threads, a bound on this thread's loop
-    iterations (LOOP_BUDGET).
+    the walls; then the contact sums into the ledger. Returns a bound on the loop iterations (LOOP_BUDGET).
 
     In/out — in md: the model (contact_law's parameters, spheres, walls); in base: the world's current pair list: pairs
     base ≤ k < base + counts[w, CT_N_PAIRS]; in spare: the first row of the other half of its pair region (the
@@ -146,7 +136,9 @@ def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: t
     out ct: hist, pair_hist (and the spare half's rows); out dg: ledger (the step's contact sums; the interfaces'
     stiffness sums), slots (observed steps).
     """
-    shared = ti.static(bd > 1)
+    ti.static_assert(bd == 1, "several threads a world take step_blocks.split_contact_stages")
+    shared = ti.static(False)
+    sk = 0  # (no shares: the stages' ``shared`` branches, which read it, are compiled out)
     w = wd.index
     shared_mass = LY.uses_shared_mass(md, w)
     cost = 0
@@ -156,21 +148,18 @@ def contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: t
         cost += wd.n_clump * (wd.n_wall + wd.n_clump) // bd + 1
         block_sync(bd)
     cost += pair_geometry_pass(k0, k1, base, spare, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False,
-                               shared_mass, shared)
+                               shared_mass, shared, sk)
     block_sync(bd)  # the sums complete, and every thread's sleep tests done before the force pass wakes bodies
-    pairs = pair_contacts(md, wd, dt, k0, k1, base, spare, observed, implicit, shared, st, ct, dg)
+    pairs = pair_contacts(md, wd, dt, k0, k1, base, spare, observed, implicit, shared, sk, st, ct, dg)
     block_sync(bd)
     j0, j1 = chunk(ct.counts[w, LY.CT_N_CAND], lane, bd)
     if shared_mass:
-        cost += wall_stiffness(j0, j1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared)
+        cost += wall_stiffness(j0, j1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, shared, sk)
         block_sync(bd)
-    walls = wall_contacts(md, wd, dt, j0, j1, observed, implicit, shared, st, ct, dg)
-    R.add_contact_energy(w, pairs, shared, dg)
-    R.add_contact_energy(w, walls, shared, dg)
-    if ti.static(shared):
-        cost += _contact_cost(k1 - k0, pairs, PC.FLUSH_SCALARS, PC.RECORD_SCALARS)
-        cost += _contact_cost(j1 - j0, walls, WC.FLUSH_SCALARS, WC.RECORD_SCALARS)
-    return cost
+    walls = wall_contacts(md, wd, dt, j0, j1, observed, implicit, shared, sk, st, ct, dg)
+    R.add_contact_energy(w, pairs, shared, sk, dg)
+    R.add_contact_energy(w, walls, shared, sk, dg)
+    return cost + (k1 - k0) + (j1 - j0)
 
 
 @ti.func
@@ -187,7 +176,8 @@ def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep
     velocities, monitor; contact sums cleared; wall_state; out dg: ledger (the step's body, boundary, damping work;
     kinetic energy), rec (observed steps).
     """
-    shared = ti.static(bd > 1)
+    ti.static_assert(bd == 1, "several threads a world take step_blocks.split_motion_stage")
+    shared = ti.static(False)
     w = wd.index
     walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
     frame_vel = ti.Vector([0.0, 0.0, 0.0])  # the body-pair motion's frame: the first wall's (a base that shakes)

@@ -5,38 +5,74 @@ stages are separated by block-level barriers:
     lane 0      begin the step (skin test, sums reset)                                    | barrier
     all         rebuild the wall-candidate list if flagged: clusters in contiguous shares,
                 count, block-wide scan, write (no atomics: the list stays in cluster order) | barriers
-    all         ("shared" dashpot mass) clear the interface stiffness sums                 | barrier
-    all         body pairs' geometry ("shared": and their interface stiffness), each thread
-                a contiguous share of the pair list                                       | barrier
-    all         body-pair contacts, each thread the same share (it reads its own rows)   | barrier
-    all         ("shared") sum the wall interfaces' stiffness                             | barrier
-    all         wall contacts, each thread a contiguous share of the candidate list      | barrier
-    all         law of motion, clumps and walls strided over the threads                 | barrier
-    lane 0      close the ledger, write the history row, test the pair skin               | barrier
+    all         the clumps' sleep, kept for the wakes (share_sums.snapshot_sleep); the body pairs' geometry
+                ("shared": and their interface stiffness partials), each share a contiguous part of the
+                pair list                                                                 | barrier
+    all         ("shared") reduce the body interfaces' stiffness partials                 | barrier
+    all         body-pair contacts, each share the same part (it reads its own rows)      | barrier
+    all         ("shared") the wall interfaces' stiffness partials | barrier | their reduction | barrier
+    all         wall contacts, each share a contiguous part of the candidate list         | barrier
+    all         reduce the partials: clumps' forces, moments, damping blocks, monitor sums; the ledger's contact
+                sums; the probe slots (share_sums.reduce_contacts)                         | barrier
+    all         law of motion, clumps strided over the shares (each share's ledger terms to its sums, the flags
+                cleared), walls over the threads                                          | barrier
+    lane 0      the shares' ledger terms in share order, close the ledger, write the history row, test the
+                pair skin                                                                 | barrier
     all         search body pairs on the device if the skin is exceeded                  | barriers
 
-A thread keeps its contacts' sums in registers while they belong to the same clump (the lists are
-grouped by clump) and adds them to the clump with atomics once per run, so a clump resting on thousands
-of contacts takes ~bd atomic adds per step, not thousands. Counters are written by lane 0 with plain
-stores (integer atomics inside loops are miscompiled by Taichi's Vulkan code generator).
+Sums (issue 30, item 3: the same bits every run). The lists are split into S = bd · share_sums.SHARES_PER_LANE
+contiguous shares; a share keeps its contacts' sums in registers while they belong to the same clump (the lists are
+grouped by clump) and adds each run to partials of its own, which a reduction adds up in share order after a barrier
+(share_sums.py). No float atomic is left inside a step: two runs of the same batch give the same bits, and a world in
+a batch the bits it has alone, whatever order the threads run in (for one block size: another S splits the sums
+elsewhere). The float atomics the step had before, all reached from advance_blocks by several lanes of one block on
+one address, and where each sum goes now:
+
+    ledger[w, STEP + damping, friction, stiffness, boundary], [STRAIN], [CONTACTS]: each thread's two contact stages
+        (history_rows.add_contact_energy, 6 atomic adds each)          -> the share's sums (share_sums.add_sums)
+    ledger[w, MAX_OVERLAP]: ti.atomic_max, a compare-and-swap retry loop -> the share's SUM_WORST, their largest
+    ledger[w, STEP + body, boundary, damping], [KINETIC]: each clump's terms (history_rows.clump_ledger, clump_record)
+                                                                        -> the share's MOVE_* sums, lane 0 adds them
+    ledger[w, LEDGER_SIZE + ...]: the interface stiffness sums K_I under "shared" (interface_stiffness.add_to_sum,
+        from pair_geometry_pass and wall_stiffness, once a run)        -> per-share partials, share_sums.reduce_kface
+    st.wrench[c], st.damp[c]: each run of wall contacts (wall_contact._flush); wrench, damp, damp_other[0:6] of both
+        bodies: each run of body pairs (pair_contact._add)             -> per-(share, clump) partials
+    st.monitor[c] (Σk_n, Σk_n|r×n|², Σc_n): each touching contact on observed steps (history_rows.add_monitor)
+                                                                        -> per-(share, clump) partials
+    dg.slots[s]: each touching contact's probe slots on observed steps (history_rows.add_slot)
+                                                                        -> per-(share, slot) partials
+Not a sum but order-dependent as well: whether a body-pair contact wakes its bodies depended on the wakes other
+threads had made meanwhile; it reads the sleep at the start of the contact stages now (share_sums.snapshot_sleep).
+Counters are written by lane 0 with plain stores (integer atomics inside loops are miscompiled by Taichi's Vulkan
+code generator), and the lists are built without atomics (count, scan, write).
 
 What orders what: a barrier (block_sync) orders every thread's memory accesses before it against every thread's
 after it. On CUDA that holds for global memory too (``__syncthreads``), and so for the counters lane 0 writes
-(rebuild flag, pair stop, pair half, overflow) and the state the other stages write. On the SPIR-V backends
-Taichi 1.7.4 emits the barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory |
-AcquireRelease; ``ti.simt.block.mem_sync`` is the same scope, and Taichi has no storage-buffer fence there): the
-Vulkan memory model does not promise those global stores visible across the barrier. Not fixed yet (issue 30,
-item 4); lavapipe runs a workgroup's invocations on one CPU thread, so no test there can show a stale read.
+(rebuild flag, pair stop, pair half, overflow), the shares' partials (in the ledger array, global memory) and the
+state the other stages write. On the SPIR-V backends Taichi 1.7.4 emits the barrier with workgroup-memory semantics
+only (OpControlBarrier, WorkgroupMemory | AcquireRelease; ``ti.simt.block.mem_sync`` is the same scope, and Taichi
+has no storage-buffer fence there): the Vulkan memory model does not promise those global stores visible across the
+barrier. Not fixed yet (issue 30, item 4); lavapipe runs a workgroup's invocations on one CPU thread, so no test
+there can show a stale read.
 
 Every thread of a block runs the same number of loop iterations and reaches the same barriers: the
 loop runs ``max_steps`` times and a world that is done (its target reached, or its pair list overflowed)
 idles through the rest. With one thread per block (bd = 1, the CPU backend) the barriers compile away and
-this is a plain per-world loop, which lets the CPU test the block path's logic.
+this is a plain per-world loop, which lets the CPU test the block path's logic; with share_sums.SHARES_PER_LANE > 1
+that thread also takes several shares in turn, with the partials and reductions of a GPU's block
+(tests/physics/test_share_order.py).
 """
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from . import history_rows as R
+from . import ledger as L
+from . import share_sums as SS
+from .history_rows import CLUMP_WIDTH, WALL_WIDTH
+from .integrator import integrate_clump, move_wall, wake_if_unbalanced, wall_velocity
+from .interface_stiffness import wall_stiffness
+from .pair_contact import pair_contacts
+from .pair_geometry_pass import pair_geometry_pass
 from .pair_search_device import after_pass, block_max, block_pair_search, block_sync, chunk, count_pass_skin
 from .step import (
     begin_step,
@@ -47,7 +83,7 @@ from .step import (
     record_columns,
     step_params,
 )
-from .wall_contact import cluster_wall_candidates
+from .wall_contact import cluster_wall_candidates, wall_contacts
 
 
 @ti.func
@@ -122,6 +158,100 @@ def _search_bound(md: ti.template(), wd, bd: ti.template()):  # in:
 
 
 @ti.func
+def split_contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: ti.template(), lane,  # in:
+                         bd: ti.template(), per: ti.template(), order: ti.template(),
+                         st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
+    """Stage 2 (step.contact_stages) over S = bd · per shares (share_sums.py): each thread takes its shares of each
+    list in turn (share_sums.share_of), and every sum goes to the share's partials; under "shared" each stiffness
+    pass is followed by the reduction of its interface sums; then the partials are reduced into the clumps, the
+    ledger and the probe slots (share_sums.reduce_contacts). Returns a bound on this thread's loop iterations.
+
+    In/out — as step.contact_stages (in per, order: the shares' turns, share_sums); out dg: also the partials and the
+    sleep snapshot in the ledger.
+    """
+    shares = ti.static(bd * per)
+    w = wd.index
+    shared_mass = LY.uses_shared_mass(md, w)
+    n_pairs = ct.counts[w, LY.CT_N_PAIRS]
+    cost = (wd.n_clump // bd + 1) * (per + 1)
+    SS.snapshot_sleep(st, wd, SS.sink(md, wd, 0, shares), lane, bd, dg)
+    for v in range(per):
+        sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
+        k0, k1 = chunk(n_pairs, sk.share, shares)
+        cost += pair_geometry_pass(k0, k1, base, spare, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False,
+                                   shared_mass, True, sk)
+    block_sync(bd)  # the partials complete, the snapshot taken, every sleep test done before the force pass wakes
+    if shared_mass:
+        cost += SS.reduce_kface(md, wd, 0, lane, bd, shares, dg)
+        block_sync(bd)
+    for v in range(per):
+        sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
+        k0, k1 = chunk(n_pairs, sk.share, shares)
+        SS.add_sums(sk, pair_contacts(md, wd, dt, k0, k1, base, spare, observed, implicit, True, sk, st, ct, dg), dg)
+        cost += k1 - k0
+    block_sync(bd)
+    n_cand = ct.counts[w, LY.CT_N_CAND]
+    if shared_mass:
+        for v in range(per):
+            sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
+            j0, j1 = chunk(n_cand, sk.share, shares)
+            cost += wall_stiffness(j0, j1, md, st, ct, dg.ledger, w, L.LEDGER_SIZE, wd, observed, False, True, sk)
+        block_sync(bd)
+        cost += SS.reduce_kface(md, wd, 1, lane, bd, shares, dg)
+        block_sync(bd)
+    for v in range(per):
+        sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
+        j0, j1 = chunk(n_cand, sk.share, shares)
+        SS.add_sums(sk, wall_contacts(md, wd, dt, j0, j1, observed, implicit, True, sk, st, ct, dg), dg)
+        cost += j1 - j0
+    block_sync(bd)
+    cost += SS.reduce_contacts(md, wd, observed, implicit, lane, bd, shares, st, dg)
+    return cost
+
+
+@ti.func
+def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep_speed, sleep_steps,  # in:
+                       observed, row, clump_col, wall_col, lane, bd: ti.template(), per: ti.template(),
+                       order: ti.template(), st: ti.template(), dg: ti.template()):  # out:
+    """Stages 3 and 4 (step.motion_stage) over S = bd · per shares: share s moves the clumps c − clump0 ≡ s (mod S)
+    in order, clears their flags and keeps their ledger terms in registers, then stores them as its sums
+    (share_sums.store_moves; lane 0 adds them up before the ledger's close); then the slot and interface flags are
+    cleared, and the walls moved, strided over the threads. Returns a bound on this thread's loop iterations (with
+    lane 0's share_sums.add_moves after it).
+
+    In/out — as step.motion_stage (in per, order: the shares' turns); out dg: also the shares' sums and flags.
+    """
+    shares = ti.static(bd * per)
+    cost = per * (wd.n_clump // shares + 1) * (shares + 1) + (wd.n_slot + wd.n_clump * (wd.n_wall + wd.n_clump)) * \
+        shares // bd + wd.n_wall // bd + 4 * shares + 4
+    w = wd.index
+    walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
+    frame_vel = ti.Vector([0.0, 0.0, 0.0])  # as step.motion_stage
+    if walls_moving == 1 and wd.n_wall > 0:
+        frame_vel = wall_velocity(md, wd.wall0, t + 0.5 * dt)
+    for v in range(per):
+        sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
+        moves = ti.Vector([0.0, 0.0, 0.0, 0.0])
+        for k in range((wd.n_clump - sk.share + shares - 1) // shares):
+            c = wd.clump0 + sk.share + k * shares
+            SS.clear_flags(md, wd, c, observed, lane, bd, shares, dg)
+            if walls_moving == 1 or observed:
+                wake_if_unbalanced(md, c, gravity, walls_moving, st)
+            mv = integrate_clump(md, c, dt, gravity, sleep_speed, sleep_steps, walls_moving, frame_vel, st)
+            moves += ti.Vector([mv.e_body, mv.e_boundary, mv.e_damping, mv.kinetic if observed else 0.0])
+            if observed:  # the history stage
+                R.clump_record(w, row, c, clump_col + CLUMP_WIDTH * (c - wd.clump0), mv, True, st, dg)
+        SS.store_moves(sk, moves, dg)
+    SS.clear_flags(md, wd, -1, observed, lane, bd, shares, dg)
+    for k in range((wd.n_wall - lane + bd - 1) // bd):
+        j = wd.wall0 + lane + k * bd
+        ws0 = move_wall(md, j, t, dt, st)
+        if observed:  # the history stage
+            R.wall_record(row, wall_col + WALL_WIDTH * (j - wd.wall0), ws0, dg)
+    return cost
+
+
+@ti.func
 def _end_step(st: ti.template(), wd, s, n, pair_skin,  # in:
               ct: ti.template()):  # out:
     """Lane 0 after the step: count it, and test the pair skin.
@@ -136,7 +266,8 @@ def _end_step(st: ti.template(), wd, s, n, pair_skin,  # in:
 
 @ti.func
 def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin,  # in:
-               sleep_speed, sleep_steps, implicit: ti.template(), lane, bd: ti.template(),
+               sleep_speed, sleep_steps, implicit: ti.template(), lane, bd: ti.template(), per: ti.template(),
+               order: ti.template(),
                scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Step n0 + s of world wd by thread `lane` of its block: the stages in order, separated by barriers (module
     docstring). Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
@@ -158,14 +289,25 @@ def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, 
         cost += _rebuild_wall_candidates(md, st, wd, skin, lane, bd, scan, ct)
         block_sync(bd)
     half = ct.counts[w, LY.CT_PAIR_HALF]
-    cost += contact_stages(md, wd, dt, (2 * w + half) * pair_cap, (2 * w + 1 - half) * pair_cap, observed, implicit,
-                           lane, bd, st, ct, dg)
+    base = (2 * w + half) * pair_cap
+    spare = (2 * w + 1 - half) * pair_cap
+    split = ti.static(bd * per > 1)
+    if ti.static(split):
+        cost += split_contact_stages(md, wd, dt, base, spare, observed, implicit, lane, bd, per, order, st, ct, dg)
+    else:
+        cost += contact_stages(md, wd, dt, base, spare, observed, implicit, lane, bd, st, ct, dg)
     block_sync(bd)
-    cost += (wd.n_clump // bd + 1) * (1 + LY.ATOMIC_RETRIES * R.CLUMP_SCALARS) + wd.n_wall // bd + 1
-    motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
-                 st, dg)
+    if ti.static(split):
+        cost += split_motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col,
+                                   wall_col, lane, bd, per, order, st, dg)
+    else:
+        cost += wd.n_clump + wd.n_wall + 2
+        motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
+                     st, dg)
     block_sync(bd)
     if lane == 0:
+        if ti.static(split):
+            SS.add_moves(md, wd, bd * per, dg)
         close_step(ct, wd, t, observed, row, slot_col, dg)
         _end_step(st, wd, s, n, pair_skin, ct)
     block_sync(bd)
@@ -178,11 +320,12 @@ def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, 
 
 @ti.func
 def block_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_cap, max_steps,  # in:
-                      implicit: ti.template(), lane, bd: ti.template(), budget: ti.template(),
-                      scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
+                      implicit: ti.template(), lane, bd: ti.template(), per: ti.template(), order: ti.template(),
+                      budget: ti.template(), scan: ti.template(), st: ti.template(), ct: ti.template(),
+                      dg: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w by thread `lane` of the world's block (module docstring).
     With ``budget`` (SPIR-V backends) the launch also ends, at a step boundary, before any thread may have
-    run layout.LOOP_BUDGET loop iterations."""
+    run layout.LOOP_BUDGET loop iterations. ``per``, ``order``: the shares' turns (share_sums.py)."""
     wd = LY.load_world(md, w)
     gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
@@ -196,7 +339,7 @@ def block_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_ca
         block_sync(bd)
         if s < target and ct.counts[w, LY.CT_OVERFLOW] == 0:  # the same for every thread of the block
             cost = block_step(md, wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed,
-                              sleep_steps, implicit, lane, bd, scan, st, ct, dg)
+                              sleep_steps, implicit, lane, bd, per, order, scan, st, ct, dg)
             if ti.static(budget):
                 # a step like this one, or one with a rebuild and a pair search, must still fit
                 step_max = block_max(lane, cost, bd, scan)

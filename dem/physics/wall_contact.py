@@ -13,13 +13,13 @@ share a clump; each clump's sums are added to it once per run.
 """
 
 from ..device import layout as LY
-from ..device.damping_layout import DAMP_WIDTH
 from ..device.kernel_lang import ti
 from . import contact_geometry as CG
 from . import contact_response as CR
 from . import contact_sums as CS
 from . import history_rows as R
 from . import ledger as L
+from . import share_sums as SS
 from .contact_geometry import load_body, load_plane, motion_on_wall, plane_distance, sphere_centre, sphere_plane
 from .contact_response import respond
 
@@ -86,19 +86,21 @@ def wall_stiffness_sum(md: ti.template(), dg: ti.template(), wd, c, w, shared_ma
 
 
 @ti.func
-def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.template(), shared: ti.template(),  # in:
+def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.template(),  # in:
+                  shared: ti.template(), sk,
                   st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
     """Wall stage: candidates k0 ≤ k < k1 of world wd's wall list in order, with the context cached while clump
     and wall repeat and the sums kept in registers while the clump repeats (each clump's force is written once
     per run: candidates come in clump order). A sleeping body's contacts are evaluated on observed steps only;
     there each touching contact goes to the history stage (history_rows.wall_contact_record). Returns the contacts'
-    ``history_rows.ContactSums`` for the ledger (history_rows.add_contact_energy).
+    ``history_rows.ContactSums`` for the ledger (history_rows.add_contact_energy). ``shared`` (the block path's
+    shares, share_sums.py): the forces and diagnostics go to share sk's partials.
 
     In/out — in md: sph_info, sph_body, clump_param, wall_geom, mat_pair, iface_map, world_param; in k0, k1: the
     candidates k0 ≤ k < k1 of the world's list; in observed: an observed step: the contacts of sleeping bodies too, and
     each touching one to the history stage; out st: wrench, damp += (reads pos, rot, vel, omega, monitor,
     wall_state); monitor: the stiffness sums on observed steps; out ct: hist (reads cand); out dg: slots on observed
-    steps (reads the ledger's interface stiffness sums).
+    steps (reads the ledger's interface stiffness sums); ``shared``: the share's partials in the ledger instead.
     """
     cur_c = -1
     cur_w = -1
@@ -119,7 +121,7 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
         c = md.sph_info[i][0]
         if c != cur_c:
             if cur_c >= 0:
-                _flush(cur_c, run, implicit, shared, st)
+                _flush(cur_c, run, implicit, shared, sk, st, dg)
                 sums.runs += 1
             run = CS.ContactRun()
             cur_c = c
@@ -140,26 +142,26 @@ def wall_contacts(md: ti.template(), wd, dt, k0, k1, observed, implicit: ti.temp
             if g.touching == 1:
                 run, sums = CS.add_contact(run, sums, g, r, implicit)
                 if observed:  # the history stage
-                    R.wall_contact_record(md, wd, i, c, w, g, r, shared, st, dg)
+                    R.wall_contact_record(md, wd, i, c, w, g, r, shared, sk, st, dg)
     if cur_c >= 0:
-        _flush(cur_c, run, implicit, shared, st)
+        _flush(cur_c, run, implicit, shared, sk, st, dg)
         sums.runs += 1
     return sums
 
 
-# scalar atomic adds of one clump's flush, and of an observed step's diagnostics of one contact (3 probe slots of
-# 8 entries and the monitor's 8): the block path's loop-iteration bound (layout.LOOP_BUDGET)
-FLUSH_SCALARS = 3 + 3 + DAMP_WIDTH
-RECORD_SCALARS = 4 * 8
-
 
 @ti.func
-def _flush(c, run, implicit: ti.template(), shared: ti.template(),  # in:
-           st: ti.template()):  # out:
-    """Add a run of contacts (a ``contact_sums.ContactRun``) to clump c.
+def _flush(c, run, implicit: ti.template(), shared: ti.template(), sk,  # in:
+           st: ti.template(), dg: ti.template()):  # out:
+    """Add a run of contacts (a ``contact_sums.ContactRun``) to clump c (``shared``: to share sk's partial of c).
 
-    In/out — out st: wrench[c], damp[c] +=.
+    In/out — out st: wrench[c], damp[c] +=; out dg: or the share's partial in the ledger.
     """
-    LY.accumulate(st.wrench, c, LY.wrench_of(run.force, run.torque_a), shared)
-    if ti.static(implicit):
-        LY.accumulate(st.damp, c, run.blk, shared)
+    if ti.static(shared):
+        SS.clump_add(sk, c, SS.P_WRENCH, LY.wrench_of(run.force, run.torque_a), dg)
+        if ti.static(implicit):
+            SS.clump_add(sk, c, SS.P_DAMP, run.blk, dg)
+    else:
+        LY.accumulate(st.wrench, c, LY.wrench_of(run.force, run.torque_a), False)
+        if ti.static(implicit):
+            LY.accumulate(st.damp, c, run.blk, False)

@@ -52,6 +52,7 @@ from ..output.plots import PlotJobs
 from ..physics.batch_memory import check_batch_memory, history_rows
 from ..physics.history_rows import C_CT, C_KR, C_KT, G_NC, G_OVL, GLOBAL_COLUMNS, HistoryRowLayout
 from ..physics.ledger import ENERGY_COLUMNS, BalanceTracker, energy_floor, initial_kinetic_energy, stiffness_work
+from ..physics.share_sums import world_shares
 from ..physics.simulation import Simulation
 from ..scenes.scene import Scene
 from .bodies import BodyTracker
@@ -361,7 +362,7 @@ class Run:
         self.handle_signals = self.out is not None if opts.handle_signals is None else bool(opts.handle_signals)
         self.lock = None
         # before the output folders and any device array (the Simulation checks again, as it would alone)
-        check_run_memory([s.model for s in self.scenes], self.parallel)
+        check_run_memory([s.model for s in self.scenes], self.parallel, self.block_dim)
 
     # ------------------------------------------------------------------------------------------ driver
     def run(self) -> list[RunResult]:
@@ -732,10 +733,13 @@ def _history_capacity(models, parallel: bool | None) -> int | None:
     return history_rows(width, len(models), buffer_bytes=HISTORY_FETCH_BYTES)
 
 
-def check_run_memory(models, parallel: bool | None) -> None:
+def check_run_memory(models, parallel: bool | None, block_dim: int | None = None) -> None:
     """Refuse (dem.physics.batch_memory.BatchTooLarge) a run of these worlds whose device arrays, with the history
-    buffer a Run gives them (_history_capacity), would not fit in the backend's free memory."""
-    check_batch_memory(models, capacity=_history_capacity(models, parallel))
+    buffer a Run gives them (_history_capacity) and the block path's share partials (block_dim: None, the
+    Simulation's default), would not fit in the backend's free memory."""
+    on_blocks = bool(parallel) or (parallel is None and not runtime.is_serial_backend())
+    bd = block_dim if block_dim is not None else (1 if runtime.is_serial_backend() else 128)
+    check_batch_memory(models, capacity=_history_capacity(models, parallel), shares=world_shares(on_blocks, bd))
 
 
 def _common(scenes: list[Scene], name: str, given):

@@ -64,6 +64,22 @@ def test_the_estimate_is_the_bytes_the_batch_allocates(ti_cpu, mixed_models):
         assert sum(int(b[k - 1]) for b in prefix.values()) == batch_bytes(mixed_models[:k])
 
 
+def test_the_estimate_counts_the_block_paths_share_partials(ti_cpu, mixed_models, monkeypatch):
+    """On the block path each world's ledger row also holds its shares' partials (dem.physics.share_sums): the
+    estimate counts them (the CPU's block path with 4 shares a thread, as a GPU's block of 4 would have)."""
+    import dem.physics.share_sums as SS
+    from dem.physics.batch_memory import batch_array_bytes
+
+    monkeypatch.setattr(SS, "SHARES_PER_LANE", 4)
+    sim = ti_cpu.Simulation(mixed_models, dt=1e-5, capacity=40, parallel=True)
+    assert sim.shares == 4
+    real = _allocated(sim)
+    est = batch_array_bytes(mixed_models, capacity=40, pair_capacity=sim.contacts.pair_capacity, shares=sim.shares)
+    assert real["diag.ledger"] == est["diag.ledger"] > batch_array_bytes(mixed_models, capacity=40)["diag.ledger"]
+    wrong = {k: (real[k], est[k]) for k in real if abs(real[k] - est[k]) > ESTIMATE_TOL_BYTES}
+    assert not wrong, wrong
+
+
 def test_real_precision_halves_the_real_arrays_only(ti_cpu, mixed_models):
     from dem.physics.batch_memory import batch_array_bytes
 

@@ -56,7 +56,7 @@ def test_out_groups_come_after_in_groups():
 
 def test_contact_loops_leave_the_ledger_to_the_step():
     """The contact stages return their energy sums; the step adds them to the ledger (history_rows.add_contact_energy)
-    and the block step charges their loop budget (step._contact_cost)."""
+    and the block step charges their loop budget (step_blocks.split_contact_stages)."""
     loops = {name: body for name, _, _, body in _stages()
              if name in ("pair_contact.py:pair_contacts", "wall_contact.py:wall_contacts")}
     assert len(loops) == 2
