@@ -49,6 +49,7 @@ from . import share_sums as SS
 from .batch_memory import check_batch_memory, history_rows
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
 from .pair_search import carry_history, entry_bodies, entry_clusters, entry_keys, find_pairs, sort_entries
+from .record_copy import written_rows
 from .step import serial_world_steps
 from .step_blocks import block_world_steps
 
@@ -555,14 +556,12 @@ class Simulation:
             counts = self._launch(targets)
             done = counts[:, LY.CT_STEPS_DONE].astype(np.int64)
             done = np.where(targets > 0, done, 0)
-            rec = None
-            for w in range(W):
-                rows = self._rows_in(int(step_w[w]), int(done[w]))
-                if rows:
-                    if rec is None:
-                        rec = self.diag.rec.to_numpy()
-                    r0 = w * self.diag.rows
-                    out[w].append(rec[r0: r0 + rows, : self.layouts[w].width].astype(np.float64))
+            rows = [self._rows_in(int(step_w[w]), int(done[w])) for w in range(W)]
+            if any(rows):  # the rows written only (record_copy.py)
+                got = written_rows(self.diag.rec, self.diag.rows, rows, [lay.width for lay in self.layouts])
+                for w in range(W):
+                    if rows[w]:
+                        out[w].append(got[w])
             done_total += done
             remaining -= done
             # serial path: worlds stopped for a host pair search; block path: pair lists that overflowed
