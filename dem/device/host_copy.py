@@ -1,7 +1,9 @@
 """Host copies of a simulation's device arrays, and back: every Taichi ndarray, NumPy array and plain value
 (number, string, bool, None) held by its ``state``, ``contacts`` and ``diag``, and its own plain counters.
 Generic over attributes, so that a new array is saved and restored without a line here (checkpoints,
-dem.run.checkpoint, write these to a file)."""
+dem.run.checkpoint, write these to a file). A part may name, in ``checkpoint_columns`` ({array: columns}), 2-D
+arrays of which only the first columns are saved: the rest are zero whenever a checkpoint is taken, and come back
+as zeros (the block path's share partials in the ledger array, simulation.Diagnostics)."""
 
 from __future__ import annotations
 
@@ -44,9 +46,11 @@ def gather(sim) -> dict:
     '<part>.<attribute>' ('sim.<attribute>' for sim's own)."""
     out = {}
     for part in PARTS:
-        for name, v in vars(getattr(sim, part)).items():
+        obj = getattr(sim, part)
+        trim = getattr(obj, "checkpoint_columns", {})
+        for name, v in vars(obj).items():
             if isinstance(v, ti.Ndarray):
-                out[f"{part}.{name}"] = v.to_numpy()
+                out[f"{part}.{name}"] = v.to_numpy()[:, : trim[name]].copy() if name in trim else v.to_numpy()
             elif isinstance(v, np.ndarray):
                 out[f"{part}.{name}"] = v.copy()
             elif isinstance(v, (*PLAIN, np.generic)):
@@ -67,6 +71,8 @@ def scatter(sim, saved: dict) -> None:
         cur = getattr(obj, name, None)
         if isinstance(cur, ti.Ndarray):
             val = np.asarray(val)
+            if name in getattr(obj, "checkpoint_columns", {}) and val.ndim == 2 and val.shape[1] < cur.shape[1]:
+                val = np.pad(val, ((0, 0), (0, cur.shape[1] - val.shape[1])))  # the columns left out: zeros
             shape = val.shape[: val.ndim - _element_dims(cur)]
             if tuple(cur.shape) != tuple(shape):
                 cur = _like(cur, shape)

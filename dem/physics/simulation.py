@@ -159,6 +159,11 @@ class Diagnostics:
                              f"shares (share_sums.py): at most {(2**31 - 1) // width} worlds fit; run fewer worlds a "
                              "batch, or a smaller block_dim")
         self.ledger = ti.ndarray(real, (dm.world_count, width))
+        # a checkpoint keeps the ledger, the interface sums and the clumps' sleep columns; the shares' partials past
+        # them are zero between steps (share_sums.py) and come back as zeros (dem.device.host_copy)
+        self.checkpoint_columns = {"ledger": min(width, max(
+            L.LEDGER_SIZE + (m.clump_count * (m.wall_count + m.clump_count) if shared[w] else 0) + m.clump_count
+            for w, m in enumerate(dm.models)))}
         self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
         self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))
         self.reset()

@@ -212,3 +212,26 @@ def test_restore_recreates_arrays_that_grew(ti_cpu):
     ra, rb = a.advance(3000), b.advance(3000)
     assert len(ra) == 300 and np.array_equal(ra, rb)
     assert model_hash(scene.model) == model_hash(build_scene(str(ROOT / "tests" / "_stacked_blocks.py"), {}).model)
+
+
+def test_a_checkpoint_leaves_out_the_share_partials_and_goes_on_bit_for_bit(ti_cpu, monkeypatch):
+    """On the block path the ledger array also holds the shares' partials (dem/physics/share_sums.py), zero between
+    steps: a checkpoint keeps the ledger's own columns only (dem.device.host_copy, checkpoint_columns), and a
+    simulation restored from it goes on as the one that wrote it, bit for bit (the CPU block path, 4 shares)."""
+    import dem.physics.share_sums as SS
+    from dem.scenes.scene import build_scene
+
+    monkeypatch.setattr(SS, "SHARES_PER_LANE", 4)
+    scene = build_scene(str(ROOT / "tests" / "_stacked_blocks.py"), {})
+    a = ti_cpu.Simulation(scene.model, dt=1e-5, history_every=10, parallel=True)
+    a.advance(700)
+    full = a.diag.ledger.to_numpy()
+    keep = a.diag.checkpoint_columns["ledger"]
+    assert keep < full.shape[1] and not np.any(full[:, keep:])  # the partials left out are zero between steps
+    saved = a.checkpoint_arrays()
+    assert saved["diag.ledger"].shape == (1, keep)
+    b = ti_cpu.Simulation(scene.model, dt=1e-5, history_every=10, parallel=True)
+    b.restore_arrays(saved)
+    assert b.diag.ledger.shape == a.diag.ledger.shape
+    ra, rb = a.advance(1500), b.advance(1500)
+    assert len(ra) == 150 and np.array_equal(ra, rb)
