@@ -190,3 +190,16 @@ def check_batch_memory(models, *, capacity: int | None = None, shares: int = 1) 
         f"per world) but {free.where} is {_size(free.bytes)} ({free.bytes:,} bytes), of which a batch may take "
         f"{MEMORY_SHARE:.0%}; {advice}; or pass --force (dem run) to try anyway",
         world_count=w, need_bytes=need, available_bytes=int(free.bytes), fit=fit)
+
+
+def check_ledger_index(models, shares: int) -> None:
+    """Refuse (ValueError, one line) a batch whose ledger array (W × the widest world's columns, with the block
+    path's `shares` partials: share_sums.py) would pass 2³¹ − 1 elements: the kernels index it with 32-bit
+    integers. Before any array is allocated."""
+    models = list(models)
+    unique = {id(m): m for m in models}.values()  # N copies of a scene: measured once
+    width = max(world_counts(m, shares)[COUNTS.index("ledger_columns")] for m in unique)
+    if len(models) * width >= 2**31:
+        raise ValueError(f"a batch of {len(models)} worlds needs {width} ledger columns a world with {shares} shares "
+                         f"(share_sums.py): at most {(2**31 - 1) // width} worlds fit; run fewer worlds a batch, or a "
+                         "smaller block_dim")

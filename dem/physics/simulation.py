@@ -46,7 +46,7 @@ from ..model.model import Model
 from ..version import renamed_keyword
 from . import ledger as L
 from . import share_sums as SS
-from .batch_memory import check_batch_memory, history_rows
+from .batch_memory import check_batch_memory, check_ledger_index, history_rows
 from .history_rows import SLOT_WIDTH, HistoryRowLayout
 from .pair_search import carry_history, entry_bodies, entry_clusters, entry_keys, find_pairs, sort_entries
 from .record_copy import written_rows
@@ -154,10 +154,6 @@ class Diagnostics:
         width = max([L.LEDGER_SIZE + dm.kface_width] + [
             SS.world_columns(m.clump_count, m.wall_count, m.slot_count, bool(shared[w]), shares)
             for w, m in enumerate(dm.models)])
-        if dm.world_count * width >= 2**31:  # the kernels index an array with 32-bit integers
-            raise ValueError(f"a batch of {dm.world_count} worlds needs {width} ledger columns a world with {shares} "
-                             f"shares (share_sums.py): at most {(2**31 - 1) // width} worlds fit; run fewer worlds a "
-                             "batch, or a smaller block_dim")
         self.ledger = ti.ndarray(real, (dm.world_count, width))
         # a checkpoint keeps the ledger, the interface sums and the clumps' sleep columns; the shares' partials past
         # them are zero between steps (share_sums.py) and come back as zeros (dem.device.host_copy)
@@ -256,6 +252,7 @@ class Simulation:
         if int(rows) < 1:
             raise ValueError(f"capacity must be >= 1 history rows, got {capacity}")
         check_batch_memory(models, capacity=capacity, shares=shares)  # before any device array: one line
+        check_ledger_index(models, shares)  # the ledger array's 32-bit indices, before it too
         self.device_model = DeviceModel(models, skins=self.skins, pair_skins=pair_skins,
                                         sleep_speed=self.sleep_speed, sleep_steps=self.sleep_steps)
         self.state = State(self.device_model)

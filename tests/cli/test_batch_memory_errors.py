@@ -80,6 +80,19 @@ def test_the_estimate_counts_the_block_paths_share_partials(ti_cpu, mixed_models
     assert not wrong, wrong
 
 
+def test_a_ledger_past_32_bit_indices_is_refused_before_any_array(ti_cpu, mixed_models, monkeypatch):
+    """The kernels index the ledger array with 32-bit integers: a batch whose ledger (with the block path's share
+    partials) would pass 2³¹ − 1 elements is refused in one line naming how many worlds fit, before any array."""
+    import dem.physics.share_sums as SS
+    from dem.device.kernel_lang import ti
+
+    monkeypatch.setattr(SS, "SHARES_PER_LANE", 2**20)  # ~600 columns a share of the column: 4 worlds pass 2³¹
+    monkeypatch.setattr(FM, "free_memory", lambda arch: FM.FreeMemory(None, "test"))  # no memory check
+    monkeypatch.setattr(ti, "ndarray", lambda *a, **k: pytest.fail("an array was allocated"))
+    with pytest.raises(ValueError, match=r"ledger columns a world with 1048576 shares .*: at most \d+ worlds fit"):
+        ti_cpu.Simulation(mixed_models, dt=1e-5, parallel=True)
+
+
 def test_real_precision_halves_the_real_arrays_only(ti_cpu, mixed_models):
     from dem.physics.batch_memory import batch_array_bytes
 
