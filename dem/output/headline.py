@@ -55,8 +55,9 @@ def motion_summary(history: dict, columns: dict[str, Column]) -> dict:
     if len(t) == 0:
         return out
     ratio, angle = _of(columns, history, K.ANGLE_ALPHA), _of(columns, history, K.ANGLE)
-    if ratio:
-        v, n, k = _peak(history, ratio)
+    peak = _peak(history, ratio or angle)  # a column whose every value is NaN or inf has no peak: no headline
+    if ratio and peak[1]:
+        v, n, k = peak
         lab = columns[n].label
         out["headline"] = {"quantity": "peak |θ|/α", "column": n, "label": lab, "value": v, "unit": "-",
                            "t_s": float(t[k])}
@@ -67,15 +68,14 @@ def motion_summary(history: dict, columns: dict[str, Column]) -> dict:
             over = np.flatnonzero(np.abs(np.asarray(history[m], float)) >= 1.0)
             if len(over) and (out["passed_alpha_at_s"] is None or t[over[0]] < out["passed_alpha_at_s"]):
                 out["passed_alpha_at_s"], out["passed_alpha_body"] = float(t[over[0]]), columns[m].label
-    elif angle:
-        v, n, k = _peak(history, angle)
+    elif angle and peak[1]:
+        v, n, k = peak
         out["headline"] = {"quantity": "peak |θ|", "column": n, "label": columns[n].label, "value": v,
                            "unit": "deg", "t_s": float(t[k])}
-    else:
+    elif not (ratio or angle):
         probe_cols = [n for n, c in columns.items() if n not in K.ENGINE_COLUMNS and c.unit != "?" and n in history]
-        if probe_cols:
-            n = probe_cols[0]
-            v, n, k = _peak(history, [n])
+        v, n, k = _peak(history, probe_cols[:1])
+        if n:
             c = columns[n]
             out["headline"] = {"quantity": f"peak |{n}|", "column": n, "label": c.label, "value": v, "unit": c.unit,
                                "t_s": float(t[k])}

@@ -128,6 +128,19 @@ def test_tipping_and_settling_definitions():
     assert still["settled_at_s"] is None
 
 
+def test_a_history_of_no_finite_value_has_no_headline():
+    """A run gone non-finite from its first row (a NaN or inf in every probe column) has no peak to headline: the
+    summary says none instead of ending in a KeyError (a 1e20 m drop box did)."""
+    t = np.linspace(0.0, 0.9, 10)
+    nan = np.full(10, np.nan)
+    for cols, hist in (({"t": Column("s", "time", "time"), "r": Column("-", "θ/α", "rocking angle ÷ α", "pier")},
+                        {"t": t, "r": nan}),
+                       ({"t": Column("s", "time", "time"), "a": Column("g", "a", "acceleration", "box")},
+                        {"t": t, "a": np.full(10, np.inf) * nan})):
+        m = motion_summary(hist, cols)
+        assert m.get("headline") is None, m
+
+
 def test_dem_plot_out_and_list(pena_run, tmp_path, capsys):
     out, _ = pena_run
     png = tmp_path / "sel.png"
