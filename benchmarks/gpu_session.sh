@@ -8,7 +8,8 @@
 # 1. the joints through solids (issue 29) on CUDA: the drum column under a Ricker pulse (compare with the CPU's line
 #    in the README); 2. one Peña world (bench_pena); 3. Peña batches at W = 1, 132 (one per SM of an H100), 1,000,
 #    over three block sizes (issue 30 item 1: where throughput stops growing); 4. Nsight Compute on advance_blocks at
-#    W = 132: registers a thread, achieved occupancy, the main stall reasons (issue 30 item 1).
+#    W = 132: registers a thread, achieved occupancy, the main stall reasons (issue 30 item 1); 5. the block path's
+#    same bits on CUDA (issue 30 item 3: two runs, a world alone, the shares in reverse order; check_block_bits.py).
 # Each step has its own time limit, so that one stuck step leaves the others' figures.
 set -u
 export PYTHONUNBUFFERED=1
@@ -29,3 +30,4 @@ if command -v ncu >/dev/null; then
 else
   echo "ncu: not on this machine"
 fi
+step 150 python3 benchmarks/check_block_bits.py --arch cuda
