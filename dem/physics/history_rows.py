@@ -246,14 +246,15 @@ def wall_record(row, col, ws,  # in:
 
 
 @ti.func
-def record_row(ct: ti.template(), wd, t, row, slot_col,  # in:
+def record_row(ct: ti.template(), wd, t, row, slot_col, clear_slots: ti.template(),  # in:
                dg: ti.template()):  # out:
     """Observed step: the global columns of history row `row` (the ledger at t_n; the work reported at t_n includes
-    ledger.REPORTED_SHARE of step n's increment) and the probe-slot columns; the slot sums and the largest overlap
-    restart. Before :func:`close_ledger`.
+    ledger.REPORTED_SHARE of step n's increment) and the probe-slot columns; the largest overlap restarts, and with
+    ``clear_slots`` the slot sums (else the block path's reduction stores them afresh: share_sums.reduce_contacts).
+    Before :func:`close_ledger`.
 
-    In/out — in ct: counts[w]: rebuilds; out dg: rec[row]: the global and probe-slot columns; slots of the world and the
-    ledger's largest overlap restart (read first).
+    In/out — in ct: counts[w]: rebuilds; out dg: rec[row]: the global and probe-slot columns; slots of the world
+    (``clear_slots``) and the ledger's largest overlap restart (read first).
     """
     w = wd.index
     dg.rec[row, G_T] = t
@@ -271,7 +272,8 @@ def record_row(ct: ti.template(), wd, t, row, slot_col,  # in:
         v = dg.slots[s]
         for j in ti.static(range(SLOT_WIDTH)):
             dg.rec[row, slot_col + SLOT_WIDTH * k + j] = v[j]
-        dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
+        if ti.static(clear_slots):
+            dg.slots[s] = ti.Vector([0.0] * SLOT_WIDTH)
 
 
 @ti.func

@@ -26,6 +26,8 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 from ..device import layout as LY
 from ..device.kernel_lang import ti
 from ..model.contact_solid import GENERAL, IDLE
+from . import block_counts as BC
+from . import share_sums as SS
 from .contact_geometry import sphere_centre
 from .contact_solid import classify_entry, distance_to_solid, solid_row, solid_trips
 
@@ -322,23 +324,27 @@ def carried_history(ct: ti.template(), key, old_base, n_old):  # in:
 
 
 @ti.func
-def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.template(),  # in:
+def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.template(), per: ti.template(),  # in:
+                      order: ti.template(),
                       scan: ti.template(), st: ti.template(), ct: ti.template()):  # out:
     """Search world wd's body pairs with the bd threads of its block (module docstring). Sets the world's
-    pair count and list half, or counts[CT_OVERFLOW] = 1 (list unchanged) when pair_cap is too small.
-    Returns a bound on the loop iterations this thread ran (layout.LOOP_BUDGET).
+    pair count and list half, or counts[CT_OVERFLOW] = 1 (list unchanged) when pair_cap is too small (lane 0,
+    with the block's copies: block_counts.py). The clumps' pair motion restarts: with several threads a block,
+    each thread restarts the clumps it moves (step_blocks.split_motion_stage; per, order: its shares' turns), so
+    that no thread's store must reach another. Returns a bound on the loop iterations this thread ran
+    (layout.LOOP_BUDGET).
 
-    In/out — in md: cluster_range, cluster_body, sph_body, world_info; out scan: the block's scratch; out st: monitor's
-    pair motion restarts (reads pos, rot); out ct: pairs, pair_hist of the new list half; counts[w]: pair half, count,
-    searches, recounts, overflow.
+    In/out — in md: cluster_range, cluster_body, sph_body, world_info; out scan: the block's scratch and copies; out st:
+    monitor's pair motion restarts (reads pos, rot); out ct: pairs, pair_hist of the new list half; counts[w]: pair
+    half, count, searches, recounts, overflow.
     """
     w = wd.index
     total_q = md.world_info[w, LY.WI_NCLUSTER_PAIRS]
     q0, q1 = chunk(total_q, lane, bd)
-    half = ct.counts[w, LY.CT_PAIR_HALF]
+    half = BC.count(ct, w, BC.PAIR_HALF, bd, scan)
     old_base = (2 * w + half) * pair_cap
     new_base = (2 * w + 1 - half) * pair_cap
-    n_old = ct.counts[w, LY.CT_N_PAIRS]
+    n_old = BC.count(ct, w, BC.N_PAIRS, bd, scan)
     mine = 0
     trips = 0
     offset = 0
@@ -369,15 +375,37 @@ def block_pair_search(md: ti.template(), wd, skin, pair_cap, lane, bd: ti.templa
         if lane == 0:
             ct.counts[w, LY.CT_PAIR_HALF] = 1 - half
             ct.counts[w, LY.CT_N_PAIRS] = total
+            BC.publish(ct, w, BC.PAIR_HALF, 1 - half, bd, scan)
+            BC.publish(ct, w, BC.N_PAIRS, total, bd, scan)
             ct.counts[w, LY.CT_PAIR_SEARCHES] = ct.counts[w, LY.CT_PAIR_SEARCHES] + 1
             if redo > 0:
                 ct.counts[w, LY.CT_RECOUNTS] = ct.counts[w, LY.CT_RECOUNTS] + 1
-            for c in range(wd.clump0, wd.clump0 + wd.n_clump):
-                st.monitor[c][LY.MON_PAIR_MOTION] = 0.0
+            if ti.static(bd == 1):
+                for c in range(wd.clump0, wd.clump0 + wd.n_clump):
+                    st.monitor[c][LY.MON_PAIR_MOTION] = 0.0
+        if ti.static(bd > 1):
+            cost += _restart_pair_motion(wd, lane, bd, per, order, st)
     elif lane == 0:
         ct.counts[w, LY.CT_OVERFLOW] = 1
+        BC.publish(ct, w, BC.OVERFLOW, 1, bd, scan)
     block_sync(bd)
     return cost
+
+
+@ti.func
+def _restart_pair_motion(wd, lane, bd: ti.template(), per: ti.template(), order: ti.template(),  # in:
+                         st: ti.template()):  # out:
+    """After a search (bd > 1): the pair motion of the clumps this thread moves (step_blocks.split_motion_stage:
+    share s the clumps c − clump0 ≡ s mod bd · per) restarts. Returns a bound on the loop iterations.
+
+    In/out — out st: monitor's pair motion of this thread's clumps.
+    """
+    shares = ti.static(bd * per)
+    for v in range(per):
+        first = SS.share_of(lane, v, bd, per, order)
+        for k in range((wd.n_clump - first + shares - 1) // shares):
+            st.monitor[wd.clump0 + first + k * shares][LY.MON_PAIR_MOTION] = 0.0
+    return per * (wd.n_clump // shares + 1)
 
 
 @ti.func

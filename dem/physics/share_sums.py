@@ -25,8 +25,11 @@ A partial is zero and its flag 0 between steps (a checkpoint holds them as zeros
 it reads (each value is read by one thread), and the law of motion, after the reduction's barrier, clears the flags
 (the thread that moves clump c clears its flags; the threads clear the slot and interface flags strided). So a share
 adds to its partials without a first store, and the reduction reads only the partials whose flag is set: the traffic
-is that of the contacts, not of S × targets. Memory: S · P + n_c columns a world (simulation.Diagnostics), 0 on the
-serial path and whenever S = 1.
+is that of the contacts, not of S × targets. (The motion stage's sums MOVE_* are stored, not added, by every share
+every step: lane 0 zeroes them after reading only with one thread a block, so that with several no store of lane 0
+must reach another thread before its own; block_counts.py. With several threads the step's contact sums go to lane 0
+through the block's shared memory, :func:`add_contact_sums`, and the probe slots' sums are stored, not added.) Memory:
+S · P + n_c columns a world (simulation.Diagnostics), 0 on the serial path and whenever S = 1.
 
 Test knobs (read when a Simulation is made; a kernel compiled with them is another variant, Simulation.kernel_variant):
 SHARES_PER_LANE > 1 gives every thread several shares — the CPU's block path, one thread a world, then takes the
@@ -36,6 +39,7 @@ fix: "identity", "reverse" (share S − 1 − i in place of i), "rotate" (share 
 """
 
 from ..device import layout as LY
+from ..device import runtime
 from ..device.damping_layout import DAMP_WIDTH
 from ..device.kernel_lang import ti
 from . import ledger as L
@@ -61,6 +65,15 @@ CLUMP_PARTS = P_MONITOR + 3
 CLUMP_ENTRY = 1 + CLUMP_PARTS
 SLOT_PARTS = 8  # history_rows.SLOT_WIDTH
 SLOT_ENTRY = 1 + SLOT_PARTS
+REAL = None  # the real type of the current precision: the block's shared contact sums (simulation.advance_blocks)
+
+
+def _define_types(real):
+    global REAL
+    REAL = real
+
+
+runtime.define_types(_define_types)
 
 
 def share_width(n_clump: int, n_slot: int, kface: int) -> int:
@@ -242,29 +255,37 @@ def _sum_flagged(row, flag, col, stride, shares: ti.template(),  # in:
 
 
 @ti.func
-def _add_part(i, j, first: ti.template(), n: ti.template(), acc,  # in:
+def _add_part(i, j, first: ti.template(), n: ti.template(), acc, add: ti.template(),  # in:
               arr: ti.template()):  # out:
-    """arr[i][first + j] += acc, 0 ≤ j < n (one component of a vector element: static component indices, which every
-    backend's code generator takes; other threads may write the element's other components meanwhile).
+    """arr[i][first + j] += acc (``add``; else = acc), 0 ≤ j < n (one component of a vector element: static component
+    indices, which every backend's code generator takes; other threads may write the element's other components
+    meanwhile).
 
     In/out — out arr: arr[i][first + j].
     """
     for k in ti.static(range(n)):
         if j == k:
-            arr[i][first + k] = arr[i][first + k] + acc
+            if ti.static(add):
+                arr[i][first + k] = arr[i][first + k] + acc
+            else:
+                arr[i][first + k] = acc
 
 
 @ti.func
 def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), lane, bd: ti.template(),  # in:
                     shares: ti.template(),
-                    st: ti.template(), dg: ti.template()):  # out:
+                    st: ti.template(), dg: ti.template(), fsum: ti.template()):  # out:
     """After the contact stages: every clump's partials into its wrench, damping block, other-body force and (on
-    observed steps) monitor sums; the shares' contact sums into the ledger; on observed steps, the probe slots'
-    partials into the slots. One thread a target component, components strided over the block's threads, each summed
-    in share order. Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
+    observed steps) monitor sums; the shares' contact sums into the ledger, or (bd > 1) into the block's shared fsum,
+    which lane 0 adds to the ledger (:func:`add_contact_sums`: the ledger is lane 0's alone, block_counts.py says
+    why); on observed steps, the probe slots' partials into the slots (bd > 1: stored, the slots are not cleared
+    by lane 0 between; history_rows.record_row). One thread a target component, components strided over the
+    block's threads, each summed in share order. Returns a bound on this thread's loop iterations
+    (layout.LOOP_BUDGET).
 
     In/out — in md: world_param; out st: wrench, damp, damp_other, monitor += (the world's clumps); out dg: ledger
-    (the step's contact sums; the partials read, zeroed), slots (observed steps).
+    (the step's contact sums, bd = 1; the partials read, zeroed), slots (observed steps); out fsum: the contact
+    sums (bd > 1: SUM_WORST + 1 reals).
     """
     sk = sink(md, wd, 0, shares)
     stride = sk.stride
@@ -279,11 +300,11 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
         acc = _sum_flagged(sk.row, entry, entry + 1 + j, stride, shares, dg)
         c = wd.clump0 + cl
         if j < P_DAMP:
-            _add_part(c, j - P_WRENCH, 0, LY.WRENCH_WIDTH, acc, st.wrench)
+            _add_part(c, j - P_WRENCH, 0, LY.WRENCH_WIDTH, acc, True, st.wrench)
         elif j < P_OTHER:
-            _add_part(c, j - P_DAMP, 0, DAMP_WIDTH, acc, st.damp)
+            _add_part(c, j - P_DAMP, 0, DAMP_WIDTH, acc, True, st.damp)
         else:
-            _add_part(c, j - P_OTHER, 0, 6, acc, st.damp_other)
+            _add_part(c, j - P_OTHER, 0, 6, acc, True, st.damp_other)
         cost += shares
     if observed:  # the monitor's stiffness sums and the probe slots
         for k in range((wd.n_clump * 3 - lane + bd - 1) // bd):
@@ -292,14 +313,14 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
             entry = sk.clumps + cl * CLUMP_ENTRY
             acc = _sum_flagged(sk.row, entry, entry + 1 + P_MONITOR + item % 3, stride, shares, dg)
             c = wd.clump0 + cl
-            _add_part(c, item % 3, LY.MON_KN, 3, acc, st.monitor)
+            _add_part(c, item % 3, LY.MON_KN, 3, acc, True, st.monitor)
             cost += shares
         for k in range((wd.n_slot * SLOT_PARTS - lane + bd - 1) // bd):
             item = lane + k * bd
             entry = sk.slots + (item // SLOT_PARTS) * SLOT_ENTRY
             acc = _sum_flagged(sk.row, entry, entry + 1 + item % SLOT_PARTS, stride, shares, dg)
             s = wd.slot0 + item // SLOT_PARTS
-            _add_part(s, item % SLOT_PARTS, 0, SLOT_PARTS, acc, dg.slots)
+            _add_part(s, item % SLOT_PARTS, 0, SLOT_PARTS, acc, bd == 1, dg.slots)
             cost += shares
     for j in ti.static(range(SUM_WORST + 1)):  # the contact sums: one thread each (every share wrote its own)
         if j % bd == lane:
@@ -311,12 +332,29 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
                 else:
                     acc += dg.ledger[sk.row, col]
                 dg.ledger[sk.row, col] = 0.0
-            if ti.static(j == SUM_WORST):
+            if ti.static(bd > 1):
+                fsum[j] = acc
+            elif ti.static(j == SUM_WORST):
                 dg.ledger[sk.row, L.MAX_OVERLAP] = ti.max(dg.ledger[sk.row, L.MAX_OVERLAP], acc)
             else:
                 dg.ledger[sk.row, SUM_COLUMNS[j]] = dg.ledger[sk.row, SUM_COLUMNS[j]] + acc
             cost += shares
     return cost + 3
+
+
+@ti.func
+def add_contact_sums(w, fsum: ti.template(),  # in:
+                     dg: ti.template()):  # out:
+    """Lane 0 (bd > 1), after the barrier that follows :func:`reduce_contacts`: the step's contact sums from the
+    block's shared fsum into world w's ledger (before :func:`add_moves`, as the adds were ordered before).
+
+    In/out — in fsum: the contact sums; out dg: ledger[w]: the step's contact sums, the largest overlap.
+    """
+    for j in ti.static(range(SUM_WORST + 1)):
+        if ti.static(j == SUM_WORST):
+            dg.ledger[w, L.MAX_OVERLAP] = ti.max(dg.ledger[w, L.MAX_OVERLAP], fsum[j])
+        else:
+            dg.ledger[w, SUM_COLUMNS[j]] = dg.ledger[w, SUM_COLUMNS[j]] + fsum[j]
 
 
 @ti.func
@@ -370,10 +408,11 @@ def clear_flags(md: ti.template(), wd, c, observed, lane, bd: ti.template(), sha
 
 
 @ti.func
-def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
+def add_moves(md: ti.template(), wd, shares: ti.template(), clear: ti.template(),  # in:
               dg: ti.template()):  # out:
-    """Lane 0 before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share order (each
-    read zeroed: between steps every partial is 0).
+    """Lane 0 before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share order; with
+    ``clear`` (one thread a world) each read is zeroed; with several threads it is not (every share stores its
+    terms every step, store_moves: lane 0 stores nothing another thread's store must follow, block_counts.py).
 
     In/out — in md: world_param; out dg: ledger: the step's body, boundary, damping work and kinetic energy.
     """
@@ -383,5 +422,6 @@ def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
         acc = 0.0
         for s in range(shares):
             acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
-            dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
+            if ti.static(clear):
+                dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
         dg.ledger[sk.row, MOVE_COLUMNS[i]] = dg.ledger[sk.row, MOVE_COLUMNS[i]] + acc

@@ -44,6 +44,7 @@ from ..device.model_arrays import DeviceModel
 from ..device.state import State
 from ..model.model import Model
 from ..version import renamed_keyword
+from . import block_counts as BC
 from . import ledger as L
 from . import share_sums as SS
 from .batch_memory import check_batch_memory, check_ledger_index, history_rows
@@ -133,10 +134,13 @@ def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, history_every: ti
     for gid in range((slots if ti.static(slots > 0) else n_worlds) * bd):
         w = gid // bd
         lane = gid % bd
-        scan = ti.simt.block.SharedArray((bd + 1,), ti.i32) if ti.static(bd > 1) else 0
+        # the block's shared memory: scan scratch and its copies of the world's counters (block_counts.py); the
+        # step's contact sums on their way to lane 0 (share_sums.reduce_contacts)
+        scan = ti.simt.block.SharedArray((ti.static(BC.scan_size(bd)),), ti.i32) if ti.static(bd > 1) else 0
+        fsum = ti.simt.block.SharedArray((SS.SUM_WORST + 1,), SS.REAL) if ti.static(bd > 1) else 0
         if w < n_worlds:  # the same for every thread of a block
             block_world_steps(md, w, dt, history_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, per, order,
-                              budget, scan, st, ct, dg)
+                              budget, scan, st, ct, dg, fsum)
 
 
 class Diagnostics:

@@ -79,13 +79,15 @@ def pair_motion_exceeds_skin(st: ti.template(), wd, pair_skin):  # in:
 
 
 @ti.func
-def begin_step(wd, skin,  # in:
+def begin_step(wd, skin, restart: ti.template(),  # in:
                st: ti.template(), ct: ti.template()):  # out:
     """Stage 1: note whether any of world wd's walls moves, and decide whether its candidate list must be rebuilt
     (Verlet skin). (The step's sums start from zero: history_rows.close_ledger clears them at the end of each step.)
+    ``restart``: the motion bounds restart here on a rebuild (one thread a world); else the threads that move the
+    clumps and walls restart them (step_blocks.split_motion_stage).
 
-    In/out — out st: monitor's wall motion and wall_state's motion restart on a rebuild (read first); out ct: counts[w]:
-    rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving.
+    In/out — out st: monitor's wall motion and wall_state's motion restart on a rebuild (read first; ``restart``); out
+    ct: counts[w]: rebuild flag, candidates (0 on a rebuild), rebuilds, walls moving.
     """
     w = wd.index
     moved = 0.0
@@ -101,14 +103,15 @@ def begin_step(wd, skin,  # in:
         ct.counts[w, LY.CT_N_CAND] = 0
         ct.counts[w, LY.CT_REBUILDS] = ct.counts[w, LY.CT_REBUILDS] + 1
         ct.counts[w, LY.CT_FORCE_REBUILD] = 0
-        for c in range(wd.clump0, wd.clump0 + wd.n_clump):
-            mon = st.monitor[c]
-            mon[LY.MON_WALL_MOTION] = 0.0
-            st.monitor[c] = mon
-        for k in range(wd.wall0, wd.wall0 + wd.n_wall):
-            ws = st.wall_state[k]
-            ws[LY.WS_MOTION] = 0.0
-            st.wall_state[k] = ws
+        if ti.static(restart):
+            for c in range(wd.clump0, wd.clump0 + wd.n_clump):
+                mon = st.monitor[c]
+                mon[LY.MON_WALL_MOTION] = 0.0
+                st.monitor[c] = mon
+            for k in range(wd.wall0, wd.wall0 + wd.n_wall):
+                ws = st.wall_state[k]
+                ws[LY.WS_MOTION] = 0.0
+                st.wall_state[k] = ws
     ct.counts[w, LY.CT_REBUILD_FLAG] = flag
     moving = 0
     for k in range(wd.wall0, wd.wall0 + wd.n_wall):
@@ -199,14 +202,15 @@ def motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep
 
 
 @ti.func
-def close_step(ct: ti.template(), wd, t, observed, row, slot_col,  # in:
+def close_step(ct: ti.template(), wd, t, observed, row, slot_col, clear_slots: ti.template(),  # in:
                dg: ti.template()):  # out:
-    """Stage 5: on observed steps the history row's global and probe-slot columns, then the ledger's close.
+    """Stage 5: on observed steps the history row's global and probe-slot columns (the slots restart with
+    ``clear_slots``: history_rows.record_row), then the ledger's close.
 
     In/out — in ct: counts[w]: rebuilds; out dg: rec[row] (observed steps), slots, ledger.
     """
     if observed:  # the history stage
-        R.record_row(ct, wd, t, row, slot_col, dg)
+        R.record_row(ct, wd, t, row, slot_col, clear_slots, dg)
     R.close_ledger(wd, dg)
 
 
@@ -233,14 +237,14 @@ def serial_step(md: ti.template(), wd, n, dt, history_every, row0, pair_base, pa
     observed = n % history_every == 0
     row = row0 + n // history_every
     clump_col, wall_col, slot_col = record_columns(wd)
-    begin_step(wd, skin, st, ct)  # 1. the skin test
+    begin_step(wd, skin, True, st, ct)  # 1. the skin test
     if ct.counts[wd.index, LY.CT_REBUILD_FLAG] == 1:
         rebuild_wall_candidates(md, st, wd, skin, ct)
     contact_stages(md, wd, dt, pair_base, pair_spare, observed, implicit, 0, 1, st, ct,
                    dg)  # 2. contact forces, their ledger sums
     motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, 0, 1, st,
                  dg)  # 3, 4. clumps and walls to t_{n+1}
-    close_step(ct, wd, t, observed, row, slot_col, dg)  # 5. the history row, the ledger's close
+    close_step(ct, wd, t, observed, row, slot_col, True, dg)  # 5. the history row, the ledger's close
 
 
 @ti.func

@@ -16,8 +16,8 @@ stages are separated by block-level barriers:
                 sums; the probe slots (share_sums.reduce_contacts)                         | barrier
     all         law of motion, clumps strided over the shares (each share's ledger terms to its sums, the flags
                 cleared), walls over the threads                                          | barrier
-    lane 0      the shares' ledger terms in share order, close the ledger, write the history row, test the
-                pair skin                                                                 | barrier
+    lane 0      the contact sums from shared memory, the shares' ledger terms in share order, close the
+                ledger, write the history row, test the pair skin                         | barrier
     all         search body pairs on the device if the skin is exceeded                  | barriers
 
 Sums (issue 30, item 3: the same bits every run). The lists are split into S = bd · share_sums.SHARES_PER_LANE
@@ -44,16 +44,57 @@ one address, and where each sum goes now:
 Not a sum but order-dependent as well: whether a body-pair contact wakes its bodies depended on the wakes other
 threads had made meanwhile; it reads the sleep at the start of the contact stages now (share_sums.snapshot_sleep).
 Counters are written by lane 0 with plain stores (integer atomics inside loops are miscompiled by Taichi's Vulkan
-code generator), and the lists are built without atomics (count, scan, write).
+code generator), the other threads read the block's copies of them (below), and the lists are built without atomics
+(count, scan, write).
 
 What orders what: a barrier (block_sync) orders every thread's memory accesses before it against every thread's
-after it. On CUDA that holds for global memory too (``__syncthreads``), and so for the counters lane 0 writes
-(rebuild flag, pair stop, pair half, overflow), the shares' partials (in the ledger array, global memory) and the
-state the other stages write. On the SPIR-V backends Taichi 1.7.4 emits the barrier with workgroup-memory semantics
-only (OpControlBarrier, WorkgroupMemory | AcquireRelease; ``ti.simt.block.mem_sync`` is the same scope, and Taichi
-has no storage-buffer fence there): the Vulkan memory model does not promise those global stores visible across the
-barrier. Not fixed yet (issue 30, item 4); lavapipe runs a workgroup's invocations on one CPU thread, so no test
-there can show a stale read.
+after it. On CUDA that holds for global memory too (``__syncthreads``). On the SPIR-V backends Taichi 1.7.4 emits the
+barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory | AcquireRelease;
+``ti.simt.block.mem_sync`` is the same scope, and Taichi has no storage-buffer barrier or fence there): the Vulkan
+memory model does not promise a thread's global stores visible to the block's other threads across the barrier;
+shared memory it does order. So what one thread stores and another reads is handed over in shared memory where it
+can be (issue 30, item 4). The stores of lane 0 that another thread accessed in the same launch, and where each
+went (the inventory; lane 0's other stores are its own or the host's: steps done, step, rebuilds, recounts,
+searches, the forced rebuild, the history row's global and slot columns):
+
+    counts[w, CT_REBUILD_FLAG], [CT_WALLS_MOVING]: begin_step; every thread tests them (a rebuild's barriers; the
+        motion stage's wakes and frame)                    -> the block's copies (block_counts.py): lane 0 stores
+                                                              the global copy and a slot of the shared scan array,
+                                                              every thread reads the slot after the barrier
+    counts[w, CT_N_CAND]: the rebuild's end; each thread's share of the candidates  -> the block's copy
+    counts[w, CT_PAIR_HALF], [CT_N_PAIRS]: the device search's end; the next steps' pair list (its base, each
+        thread's share) and the next search's old list     -> the block's copies
+    counts[w, CT_PAIR_STOP]: _end_step, and cleared after the search; every thread tests it  -> the block's copy
+    counts[w, CT_OVERFLOW]: the device search; every thread tests it at each step's start  -> the block's copy
+    ledger[w]'s step sums, [MAX_OVERLAP]: cleared by the ledger's close (record_row restarts the largest overlap),
+        added to by the threads of share_sums.reduce_contacts at the next step, read back by lane 0's close
+                                                           -> the reduction hands its sums to lane 0 in shared
+                                                              memory (fsum, share_sums.add_contact_sums): the
+                                                              ledger's columns are lane 0's alone
+    ledger[w]'s shares' motion sums (MOVE_*): zeroed by share_sums.add_moves, stored by each share the next step
+                                                           -> not zeroed (each share stores all of them each step)
+    st.monitor[c][MON_WALL_MOTION], st.wall_state[k] (its motion bound; the whole vector was stored): restarted by
+        begin_step on a rebuild, added to by the thread that moves c, k
+                                                           -> restarted by that thread (split_motion_stage)
+    st.monitor[c][MON_PAIR_MOTION]: restarted by the device search, added to by the thread that moves c
+                                                           -> restarted by that thread (pair_search_device)
+    dg.slots: cleared by record_row, added to by the reduction's threads at the next observed step
+                                                           -> stored by the reduction, not cleared
+With one thread a block (bd = 1, the CPU) all of it compiles as before (ti.static branches). A test makes a read of
+the global copies visible on lavapipe (tests/physics/test_block_counts.py, block_counts.POISON): with the copies
+the histories keep their bits when lane 0 poisons the global ones; with every thread reading the global ones they
+do not.
+
+Not fixed (left): what one thread stores to global memory and another reads after a barrier, as the step's data
+flows: the poses and velocities (the law of motion, then the next step's contact stages and searches), the lists
+and their shear histories (each thread's share of a rebuild or a search, lane 0's whole list in the rare pass 3; the
+contact stages), the shares' partials and flags (the contact stages, the reductions, the law of motion's clears),
+the clumps' wrench, damping blocks, other-body forces and monitor sums (the reduction, the law of motion), the sleep
+and its snapshot, the interface stiffness sums, the wall states, and lane 0's reads of the other threads' stores
+(the motion bounds it tests, the shares' motion sums, the probe slots it records). A world's state does not fit in
+shared memory; on SPIR-V these rely on the barrier ordering storage-buffer accesses as well, which the Vulkan memory
+model does not promise and lavapipe does. Closing it needs a barrier with UniformMemory semantics (or a
+storage-buffer fence) from the toolchain.
 
 Every thread of a block runs the same number of loop iterations and reaches the same barriers: the
 loop runs ``max_steps`` times and a world that is done (its target reached, or its pair list overflowed)
@@ -65,6 +106,7 @@ that thread also takes several shares in turn, with the partials and reductions 
 
 from ..device import layout as LY
 from ..device.kernel_lang import ti
+from . import block_counts as BC
 from . import history_rows as R
 from . import ledger as L
 from . import share_sums as SS
@@ -100,7 +142,8 @@ def _rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin, lan
     order, with no slot left over from before, and counts[w, CT_N_CAND] says how many.
 
     In/out — in md: cluster_body, cluster_range, sph_body, wall_geom; in st: pos, rot, wall_state; out scan: the block's
-    scan scratch; out ct: cand of the world, counts[w]: candidates, recounts.
+    scan scratch, its copy of the candidates' count (block_counts.py); out ct: cand of the world, counts[w]: candidates,
+    recounts.
     """
     g0, g1 = chunk(wd.n_cluster, lane, bd)
     mine = 0
@@ -127,6 +170,7 @@ def _rebuild_wall_candidates(md: ti.template(), st: ti.template(), wd, skin, lan
                 mine, offset, total, redo = after_pass(phase, found, mine, offset, total, redo, lane, bd, scan)
     if lane == 0:
         ct.counts[wd.index, LY.CT_N_CAND] = total
+        BC.publish(ct, wd.index, BC.N_CAND, total, bd, scan)
         if redo > 0:
             ct.counts[wd.index, LY.CT_RECOUNTS] = ct.counts[wd.index, LY.CT_RECOUNTS] + 1
     return cost
@@ -159,20 +203,21 @@ def _search_bound(md: ti.template(), wd, bd: ti.template()):  # in:
 
 @ti.func
 def split_contact_stages(md: ti.template(), wd, dt, base, spare, observed, implicit: ti.template(), lane,  # in:
-                         bd: ti.template(), per: ti.template(), order: ti.template(),
-                         st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
+                         bd: ti.template(), per: ti.template(), order: ti.template(), scan: ti.template(),
+                         st: ti.template(), ct: ti.template(), dg: ti.template(), fsum: ti.template()):  # out:
     """Stage 2 (step.contact_stages) over S = bd · per shares (share_sums.py): each thread takes its shares of each
     list in turn (share_sums.share_of), and every sum goes to the share's partials; under "shared" each stiffness
     pass is followed by the reduction of its interface sums; then the partials are reduced into the clumps, the
     ledger and the probe slots (share_sums.reduce_contacts). Returns a bound on this thread's loop iterations.
 
-    In/out — as step.contact_stages (in per, order: the shares' turns, share_sums); out dg: also the partials and the
-    sleep snapshot in the ledger.
+    In/out — as step.contact_stages (in per, order: the shares' turns, share_sums; in scan: the block's copies of the
+    list counts, block_counts.py); out dg: also the partials and the sleep snapshot in the ledger; out fsum: the
+    step's contact sums (bd > 1, share_sums.reduce_contacts).
     """
     shares = ti.static(bd * per)
     w = wd.index
     shared_mass = LY.uses_shared_mass(md, w)
-    n_pairs = ct.counts[w, LY.CT_N_PAIRS]
+    n_pairs = BC.count(ct, w, BC.N_PAIRS, bd, scan)
     cost = (wd.n_clump // bd + 1) * (per + 1)
     SS.snapshot_sleep(st, wd, SS.sink(md, wd, 0, shares), lane, bd, dg)
     for v in range(per):
@@ -190,7 +235,7 @@ def split_contact_stages(md: ti.template(), wd, dt, base, spare, observed, impli
         SS.add_sums(sk, pair_contacts(md, wd, dt, k0, k1, base, spare, observed, implicit, True, sk, st, ct, dg), dg)
         cost += k1 - k0
     block_sync(bd)
-    n_cand = ct.counts[w, LY.CT_N_CAND]
+    n_cand = BC.count(ct, w, BC.N_CAND, bd, scan)
     if shared_mass:
         for v in range(per):
             sk = SS.sink(md, wd, SS.share_of(lane, v, bd, per, order), shares)
@@ -205,27 +250,32 @@ def split_contact_stages(md: ti.template(), wd, dt, base, spare, observed, impli
         SS.add_sums(sk, wall_contacts(md, wd, dt, j0, j1, observed, implicit, True, sk, st, ct, dg), dg)
         cost += j1 - j0
     block_sync(bd)
-    cost += SS.reduce_contacts(md, wd, observed, implicit, lane, bd, shares, st, dg)
+    cost += SS.reduce_contacts(md, wd, observed, implicit, lane, bd, shares, st, dg, fsum)
     return cost
 
 
 @ti.func
 def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity, sleep_speed, sleep_steps,  # in:
                        observed, row, clump_col, wall_col, lane, bd: ti.template(), per: ti.template(),
-                       order: ti.template(), st: ti.template(), dg: ti.template()):  # out:
+                       order: ti.template(), scan: ti.template(), st: ti.template(), dg: ti.template()):  # out:
     """Stages 3 and 4 (step.motion_stage) over S = bd · per shares: share s moves the clumps c − clump0 ≡ s (mod S)
     in order, clears their flags and keeps their ledger terms in registers, then stores them as its sums
     (share_sums.store_moves; lane 0 adds them up before the ledger's close); then the slot and interface flags are
-    cleared, and the walls moved, strided over the threads. Returns a bound on this thread's loop iterations (with
-    lane 0's share_sums.add_moves after it).
+    cleared, and the walls moved, strided over the threads. With several threads a block, the thread that moves a
+    clump or a wall restarts its wall-motion bound on a rebuild step (not lane 0 in step.begin_step:
+    block_counts.py). Returns a bound on this thread's loop iterations (with lane 0's share_sums.add_moves after it).
 
-    In/out — as step.motion_stage (in per, order: the shares' turns); out dg: also the shares' sums and flags.
+    In/out — as step.motion_stage (in per, order: the shares' turns; in scan: the block's copies of the rebuild and
+    walls-moving flags); out dg: also the shares' sums and flags; out st: also the motion bounds' restarts.
     """
     shares = ti.static(bd * per)
     cost = per * (wd.n_clump // shares + 1) * (shares + 1) + (wd.n_slot + wd.n_clump * (wd.n_wall + wd.n_clump)) * \
         shares // bd + wd.n_wall // bd + 4 * shares + 4
     w = wd.index
-    walls_moving = ct.counts[w, LY.CT_WALLS_MOVING]
+    walls_moving = BC.count(ct, w, BC.WALLS_MOVING, bd, scan)
+    rebuilt = 0
+    if ti.static(bd > 1):
+        rebuilt = BC.count(ct, w, BC.REBUILD, bd, scan)
     frame_vel = ti.Vector([0.0, 0.0, 0.0])  # as step.motion_stage
     if walls_moving == 1 and wd.n_wall > 0:
         frame_vel = wall_velocity(md, wd.wall0, t + 0.5 * dt)
@@ -234,6 +284,9 @@ def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity,
         moves = ti.Vector([0.0, 0.0, 0.0, 0.0])
         for k in range((wd.n_clump - sk.share + shares - 1) // shares):
             c = wd.clump0 + sk.share + k * shares
+            if ti.static(bd > 1):  # (with one thread step.begin_step restarts it)
+                if rebuilt == 1:
+                    st.monitor[c][LY.MON_WALL_MOTION] = 0.0
             SS.clear_flags(md, wd, c, observed, lane, bd, shares, dg)
             if walls_moving == 1 or observed:
                 wake_if_unbalanced(md, c, gravity, walls_moving, st)
@@ -245,6 +298,9 @@ def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity,
     SS.clear_flags(md, wd, -1, observed, lane, bd, shares, dg)
     for k in range((wd.n_wall - lane + bd - 1) // bd):
         j = wd.wall0 + lane + k * bd
+        if ti.static(bd > 1):
+            if rebuilt == 1:
+                st.wall_state[j][LY.WS_MOTION] = 0.0
         ws0 = move_wall(md, j, t, dt, st)
         if observed:  # the history stage
             R.wall_record(row, wall_col + WALL_WIDTH * (j - wd.wall0), ws0, dg)
@@ -252,30 +308,34 @@ def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity,
 
 
 @ti.func
-def _end_step(st: ti.template(), wd, s, n, pair_skin,  # in:
-              ct: ti.template()):  # out:
+def _end_step(st: ti.template(), wd, s, n, pair_skin, bd: ti.template(),  # in:
+              ct: ti.template(), scan: ti.template()):  # out:
     """Lane 0 after the step: count it, and test the pair skin.
 
-    In/out — in st: monitor: pair motion; out ct: counts[w]: steps done, step, pair stop.
+    In/out — in st: monitor: pair motion; out ct: counts[w]: steps done, step, pair stop; out scan: the block's copy
+    of the pair stop.
     """
     w = wd.index
     ct.counts[w, LY.CT_STEPS_DONE] = s + 1
     ct.counts[w, LY.CT_STEP] = n + 1
-    ct.counts[w, LY.CT_PAIR_STOP] = pair_motion_exceeds_skin(st, wd, pair_skin)
+    stop = pair_motion_exceeds_skin(st, wd, pair_skin)
+    ct.counts[w, LY.CT_PAIR_STOP] = stop
+    BC.publish(ct, w, BC.PAIR_STOP, stop, bd, scan)
 
 
 @ti.func
-def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin,  # in:
-               sleep_speed, sleep_steps, implicit: ti.template(), lane, bd: ti.template(), per: ti.template(),
-               order: ti.template(),
-               scan: ti.template(), st: ti.template(), ct: ti.template(), dg: ti.template()):  # out:
+def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, implicit: ti.template(),  # in:
+               lane, bd: ti.template(), per: ti.template(), order: ti.template(),
+               scan: ti.template(), st: ti.template(), ct: ti.template(),  # out:
+               dg: ti.template(), fsum: ti.template()):
     """Step n0 + s of world wd by thread `lane` of its block: the stages in order, separated by barriers (module
     docstring). Returns a bound on this thread's loop iterations (layout.LOOP_BUDGET).
 
     In/out — in s, n0: step n0 + s, the launch's s-th; in lane, bd: this thread of the world's block; out scan: the
-    block's scan scratch.
+    block's scan scratch and its copies of the world's counters (block_counts.py); out fsum: the block's contact sums.
     """
     w = wd.index
+    gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n = n0 + s
     cost = 16 + 2 * (wd.n_clump + wd.n_wall) + wd.n_slot
     t = ti.cast(n, float) * dt
@@ -283,38 +343,46 @@ def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, 
     row = row0 + n // history_every
     clump_col, wall_col, slot_col = record_columns(wd)
     if lane == 0:
-        begin_step(wd, skin, st, ct)
+        begin_step(wd, skin, bd == 1, st, ct)
+        if ti.static(bd > 1):  # (lane 0 reads its own stores)
+            BC.publish(ct, w, BC.REBUILD, ct.counts[w, LY.CT_REBUILD_FLAG], bd, scan)
+            BC.publish(ct, w, BC.WALLS_MOVING, ct.counts[w, LY.CT_WALLS_MOVING], bd, scan)
     block_sync(bd)
-    if ct.counts[w, LY.CT_REBUILD_FLAG] == 1:
+    if BC.count(ct, w, BC.REBUILD, bd, scan) == 1:
         cost += _rebuild_wall_candidates(md, st, wd, skin, lane, bd, scan, ct)
         block_sync(bd)
-    half = ct.counts[w, LY.CT_PAIR_HALF]
+    half = BC.count(ct, w, BC.PAIR_HALF, bd, scan)
     base = (2 * w + half) * pair_cap
     spare = (2 * w + 1 - half) * pair_cap
     split = ti.static(bd * per > 1)
     if ti.static(split):
-        cost += split_contact_stages(md, wd, dt, base, spare, observed, implicit, lane, bd, per, order, st, ct, dg)
+        cost += split_contact_stages(md, wd, dt, base, spare, observed, implicit, lane, bd, per, order, scan, st, ct,
+                                     dg, fsum)
     else:
         cost += contact_stages(md, wd, dt, base, spare, observed, implicit, lane, bd, st, ct, dg)
     block_sync(bd)
     if ti.static(split):
         cost += split_motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col,
-                                   wall_col, lane, bd, per, order, st, dg)
+                                   wall_col, lane, bd, per, order, scan, st, dg)
     else:
         cost += wd.n_clump + wd.n_wall + 2
         motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
                      st, dg)
     block_sync(bd)
     if lane == 0:
+        if ti.static(bd > 1):
+            SS.add_contact_sums(w, fsum, dg)
         if ti.static(split):
-            SS.add_moves(md, wd, bd * per, dg)
-        close_step(ct, wd, t, observed, row, slot_col, dg)
-        _end_step(st, wd, s, n, pair_skin, ct)
+            SS.add_moves(md, wd, bd * per, bd == 1, dg)
+        close_step(ct, wd, t, observed, row, slot_col, bd == 1, dg)
+        _end_step(st, wd, s, n, pair_skin, bd, ct, scan)
     block_sync(bd)
-    if ct.counts[w, LY.CT_PAIR_STOP] == 1:
-        cost += block_pair_search(md, wd, pair_skin, pair_cap, lane, bd, scan, st, ct)
+    if BC.count(ct, w, BC.PAIR_STOP, bd, scan) == 1:
+        cost += block_pair_search(md, wd, pair_skin, pair_cap, lane, bd, per, order, scan, st, ct)
         if lane == 0:
             ct.counts[w, LY.CT_PAIR_STOP] = 0
+            BC.publish(ct, w, BC.PAIR_STOP, 0, bd, scan)
+    BC.restore(w, lane, bd, scan, ct)
     return cost
 
 
@@ -322,24 +390,25 @@ def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, 
 def block_world_steps(md: ti.template(), w, dt, history_every, rec_rows, pair_cap, max_steps,  # in:
                       implicit: ti.template(), lane, bd: ti.template(), per: ti.template(), order: ti.template(),
                       budget: ti.template(), scan: ti.template(), st: ti.template(), ct: ti.template(),
-                      dg: ti.template()):  # out:
+                      dg: ti.template(), fsum: ti.template()):  # out:
     """Up to counts[w, CT_TARGET] steps of world w by thread `lane` of the world's block (module docstring).
     With ``budget`` (SPIR-V backends) the launch also ends, at a step boundary, before any thread may have
-    run layout.LOOP_BUDGET loop iterations. ``per``, ``order``: the shares' turns (share_sums.py)."""
+    run layout.LOOP_BUDGET loop iterations. ``per``, ``order``: the shares' turns (share_sums.py); ``scan``: the
+    block's scratch and its copies of the world's counters (block_counts.py); ``fsum``: its contact sums."""
     wd = LY.load_world(md, w)
-    gravity, skin, pair_skin, sleep_speed, sleep_steps = step_params(md, w)
     n0 = ct.counts[w, LY.CT_STEP]
     target = ct.counts[w, LY.CT_TARGET] * ct.counts[w, LY.CT_ACTIVE]
     row0 = w * rec_rows - ct.counts[w, LY.CT_REC_FIRST]
-    block_sync(bd)  # every thread has read the counters before lane 0 changes them
+    BC.load(ct, w, lane, bd, scan)
+    block_sync(bd)  # every thread has read the counters before lane 0 changes them; the block's copies loaded
     if lane == 0:
         ct.counts[w, LY.CT_STEPS_DONE] = 0
     used = 0  # loop iterations so far (an upper bound, the same in every thread)
     for s in range(max_steps):
         block_sync(bd)
-        if s < target and ct.counts[w, LY.CT_OVERFLOW] == 0:  # the same for every thread of the block
-            cost = block_step(md, wd, s, n0, dt, history_every, row0, pair_cap, gravity, skin, pair_skin, sleep_speed,
-                              sleep_steps, implicit, lane, bd, per, order, scan, st, ct, dg)
+        if s < target and BC.count(ct, w, BC.OVERFLOW, bd, scan) == 0:  # the same for every thread of the block
+            cost = block_step(md, wd, s, n0, dt, history_every, row0, pair_cap, implicit, lane, bd, per, order, scan,
+                              st, ct, dg, fsum)
             if ti.static(budget):
                 # a step like this one, or one with a rebuild and a pair search, must still fit
                 step_max = block_max(lane, cost, bd, scan)

@@ -1,8 +1,8 @@
 """Every kernel and stage of the step says what it reads and writes (issue 20, item 2; docs/architecture.md).
 
 A ``@ti.func`` or ``@ti.kernel`` of dem/physics/ that takes an argument pack or a scratch array (md, st, ct, dg,
-karr, scan) groups its parameters under ``# in:`` (read only) and ``# out:`` (written) comments, as MuJoCo Warp
-does; one that writes through a pack must have an ``# out:`` group naming it, and one without any is pure or
+karr, scan, fsum) groups its parameters under ``# in:`` (read only) and ``# out:`` (written) comments, as MuJoCo
+Warp does; one that writes through a pack must have an ``# out:`` group naming it, and one without any is pure or
 read only. Signatures stay short (Taichi copies a statement's source lines into the IR: one argument a line made
 the step kernel's cold compile ~3 s slower). Read from the source: no kernel is compiled.
 """
@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 PHYSICS = Path(__file__).resolve().parents[2] / "dem" / "physics"
-ARRAYS = ("md", "st", "ct", "dg", "karr", "scan")
+ARRAYS = ("md", "st", "ct", "dg", "karr", "scan", "fsum")
 # a store or an add through a pack: `st.force[c] = ...`, `dg.ledger[w, j] += ...`, `karr[row, col] = ...`
-WRITE = re.compile(r"^\s*(st|ct|dg)\.\w+\[[^\n]*\]\s*[-+]?=[^=]|^\s*(karr|scan)\[[^\n]*\]\s*[-+]?=[^=]", re.M)
+WRITE = re.compile(r"^\s*(st|ct|dg)\.\w+\[[^\n]*\]\s*[-+]?=[^=]|^\s*(karr|scan|fsum)\[[^\n]*\]\s*[-+]?=[^=]", re.M)
 # a write through a helper: LY.accumulate(st.force, ...), LY.accumulate2(dg.ledger, ...)
 ACCUMULATE = re.compile(r"accumulate2?\((st|dg)\.|accumulate2?\(karr")
 
