@@ -160,7 +160,8 @@ class Diagnostics:
             for w, m in enumerate(dm.models)])
         self.ledger = ti.ndarray(real, (dm.world_count, width))
         # a checkpoint keeps the ledger, the interface sums and the clumps' sleep columns; the shares' partials past
-        # them are zero between steps (share_sums.py) and come back as zeros (dem.device.host_copy)
+        # them are zero between steps, or stored afresh each step before they are read (the motion sums with several
+        # threads a block; share_sums.py), and come back as zeros (dem.device.host_copy)
         self.checkpoint_columns = {"ledger": min(width, max(
             L.LEDGER_SIZE + (m.clump_count * (m.wall_count + m.clump_count) if shared[w] else 0) + m.clump_count
             for w, m in enumerate(dm.models)))}
