@@ -82,13 +82,6 @@ class ConvexPart:
         """The least and largest corner [m] of a box about the part, in its own frame (a frustum's about its axis)."""
         return self._box
 
-    def box_distance(self, x: np.ndarray) -> np.ndarray:
-        """The distance [m] of each point x (n, 3), template frame, to the part's box (:attr:`box`), 0 inside: no
-        more than its distance to the part."""
-        lo, hi = self.box
-        y = x - self.offset
-        return np.linalg.norm(np.maximum(np.maximum(lo - y, y - hi), 0.0), axis=1)
-
 
 @dataclass(frozen=True)
 class ContactSolid:
@@ -132,17 +125,7 @@ class ContactSolid:
         object.__setattr__(self, "face_codes", np.array(  # each face's code (FACE_CODE), in ``faces``' order
             [row * FACE_CODE + j for part, row in zip(self.parts, self.part_rows) for j in range(len(_faces(part)))],
             np.int64))
-        # solids of one geometry answer every query alike: the pair search asks them together (pair_search.py; key)
-        object.__setattr__(self, "_key", b"".join(
-            np.asarray([part.kind, part.half_thickness, len(part.vertices)], float).tobytes()
-            + np.asarray(part.vertices, float).tobytes() + np.asarray(part.offset, float).tobytes()
-            for part in self.parts))
         object.__setattr__(self, "_table", SolidTable([self]))  # its queries: a table of one solid
-
-    @property
-    def key(self) -> bytes:
-        """The bytes of its parts' geometry: two solids of one key answer every query alike."""
-        return self._key
 
     @property
     def table(self) -> SolidTable:

@@ -86,10 +86,9 @@ class SolidTable:
         (n, 3) (ContactSolid.signed_distance for one part)."""
         dist, normal = np.zeros(len(p)), np.zeros((len(p), 3))
         prism = self.kind[pid] == PRISM
-        for sel in (np.flatnonzero(prism), np.flatnonzero(~prism)):
+        for sel, kind in ((np.flatnonzero(prism), self._prism), (np.flatnonzero(~prism), self._frustum)):
             if len(sel):
-                dist[sel], normal[sel] = self._prism(pid[sel], p[sel]) if prism[sel[0]] else self._frustum(
-                    pid[sel], p[sel])
+                dist[sel], normal[sel] = kind(pid[sel], p[sel])
         return dist, normal
 
     def _prism(self, pid, p):

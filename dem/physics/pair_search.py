@@ -99,13 +99,12 @@ def _solid_entries(model, pos: np.ndarray, rot: np.ndarray, skin: float, bodies:
     count = first_cluster[sph + 1] - first_cluster[sph]
     side = np.repeat(np.arange(len(sph)), count)
     g = np.repeat(first_cluster[sph] - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-    local_c = _to_solid(pos, rot, centre, sph[side], sol[side], cb[g, :3])
+    _w, local_c = _to_solid(pos, rot, centre, sph[side], sol[side], cb[g, :3])
     close_c = table.least_box_distance(local_c, sol[side]) - cb[g, 3] < skin
     g, side = g[close_c], side[close_c]
     idx = _cluster_spheres(cr, g)
     side = np.repeat(side, cr[g, 1].astype(np.int64))
-    world = pos[sph[side]] + np.einsum("nij,nj->ni", rot[sph[side]], body[idx])
-    local = np.einsum("nj,nji->ni", world - pos[sol[side]], rot[sol[side]]) + centre[sol[side]]
+    world, local = _to_solid(pos, rot, centre, sph[side], sol[side], body[idx])
     close = table.least_box_distance(local, sol[side]) - r[idx] < skin
     idx, side, local, world = idx[close], side[close], local[close], world[close]
     e_sph, e_sol = sph[side], sol[side]
@@ -130,16 +129,18 @@ def _solids_of(model):
     out = getattr(model, "_solid_table", None)
     if out is None:
         solids = model.contact_solids
-        out = (SolidTable(solids), np.array([c.mass_props.center for c in model.clumps], float).reshape(-1, 3),
-               np.array([-1 if s is None else c for c, s in enumerate(solids)], np.int64))
+        table = SolidTable(solids)
+        out = (table, np.array([c.mass_props.center for c in model.clumps], float).reshape(-1, 3),
+               np.where(table.nparts > 0, np.arange(len(solids)), -1))
         model._solid_table = out
     return out
 
 
 def _to_solid(pos, rot, centre, sph, sol, x):
-    """Points x (n, 3) [m] of body sph[i]'s frame in the template frame of body sol[i] (its solid's)."""
+    """Points x (n, 3) [m] of body sph[i]'s frame: in the world, and in the template frame of body sol[i] (its
+    solid's)."""
     world = pos[sph] + np.einsum("nij,nj->ni", rot[sph], x)
-    return np.einsum("nj,nji->ni", world - pos[sol], rot[sol]) + centre[sol]
+    return world, np.einsum("nj,nji->ni", world - pos[sol], rot[sol]) + centre[sol]
 
 
 def _sphere_pairs(model, pos: np.ndarray, rot: np.ndarray, skin: float) -> np.ndarray:
