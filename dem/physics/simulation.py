@@ -163,7 +163,7 @@ class Diagnostics:
         # them are zero between steps, or stored afresh each step before they are read (the motion sums with several
         # threads a block; share_sums.py), and come back as zeros (dem.device.host_copy)
         self.checkpoint_columns = {"ledger": min(width, max(
-            L.LEDGER_SIZE + (m.clump_count * (m.wall_count + m.clump_count) if shared[w] else 0) + m.clump_count
+            SS.world_columns(m.clump_count, m.wall_count, m.slot_count, bool(shared[w]), 1) + m.clump_count
             for w, m in enumerate(dm.models)))}
         self.slots = ti.ndarray(ti.types.vector(SLOT_WIDTH, real), max(dm.slot_count, 1))
         self.rec = ti.ndarray(real, (dm.world_count * self.rows, self.width))
