@@ -655,7 +655,9 @@ class Run:
             "pair_search_s": sim.pair_search_s,  # host time of the body-pair searches (a batch: all its worlds')
             "pair_searched_bodies": sim.pair_searched_bodies,  # bodies whose pairs they looked at, summed
             "max_contact_count": int(np.max(history["contact_count"])) if n else 0,
-            "parallel_launch": sim.parallel, "events": ev["events"], "sliding_count": ev["sliding_count"],
+            "parallel_launch": sim.parallel,
+            # the compiled step kernel (block size, shares): a world's bits are one block size's (share_sums.py)
+            "kernel_variant": sim.kernel_variant(), "events": ev["events"], "sliding_count": ev["sliding_count"],
             "stop_on": list(w.spec.stop_on), "domain": [list(c) for c in w.detector.domain],
             "history_file": history_name(self.table_format), "checkpoint": self.ckpt_info,
             "resumed_at_s": self.resumed_at, "model_hash": w.model_hash,

@@ -55,6 +55,9 @@ def test_peña_worlds_with_different_tilts_match_their_runs_alone(ti_cpu, tmp_pa
         b = (tmp_path / "batch" / f"world_{k:03d}" / "history.parquet").read_bytes()
         assert a == b, f"world {k}"
         assert results[k].summary["max_energy_error"] == alone.summary["max_energy_error"]
+        # the summary names the compiled step kernel; the same one ran both (a world's bits are one kernel's)
+        assert results[k].summary["kernel_variant"] == alone.summary["kernel_variant"]
+        assert results[k].summary["kernel_variant"].endswith("-f64-serial-implicit")
     table = pd.read_csv(tmp_path / "batch" / "worlds.csv")
     assert list(table["theta0_deg"]) == [1.0, 3.0] and list(table["status"]) == ["ok", "ok"]
     # the block released from θ0 reaches θ0 again at most (it loses energy at each impact): peak θ/α = θ0/α
