@@ -6,6 +6,8 @@ one (docs/gpu.md: 255 registers and 1,392 B of stack a thread at ffe2aa6, both o
 
     pip install nvidia-cuda-nvcc-cu12          # ptxas (or --ptxas PATH)
     python benchmarks/ptx_resources.py [--block-dim 64 128 256] [--gpu sm_90] [--source DIR] [--keep DIR]
+    python benchmarks/ptx_resources.py --without motion      # which stage needs the registers (ptx_stages.py)
+    python benchmarks/ptx_resources.py --only wall_contacts  # that stage alone in the kernel's frame
 
 --source DIR compiles the engine of another checkout (a git worktree of an older commit: old against new).
 Prints, per block size: registers a thread, stack (local memory: the spills' slots) a thread, the spill stores and
@@ -23,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from ptx_stages import STAGES, strip
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -143,6 +147,10 @@ def main() -> int:
     ap.add_argument("--source", default=str(ROOT), help="checkout whose engine is compiled (default this one)")
     ap.add_argument("--ptxas", default=None, help="ptxas binary (default: PATH, then nvidia-cuda-nvcc-cu12's)")
     ap.add_argument("--explicit", action="store_true", help="the explicit-dashpot variant (implicit_damping=False)")
+    ap.add_argument("--without", nargs="+", default=[], metavar="STAGE",
+                    help=f"compile a copy with these stages taken out of the step ({', '.join(STAGES)})")
+    ap.add_argument("--only", nargs="*", default=None, metavar="STAGE",
+                    help="compile a copy with all other stages taken out (no name: the kernel's frame alone)")
     ap.add_argument("--keep", default=None, help="keep the PTX modules under this directory")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds a compile may take (default 900)")
     a = ap.parse_args()
@@ -155,8 +163,13 @@ def main() -> int:
         work = Path(a.keep).resolve() if a.keep else Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
         stub = build_stub(work)
+        without = list(a.without) if a.only is None else [k for k in STAGES if k not in a.only]
+        if without:
+            source = strip(source, work / "stripped", without)
         ver = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-        print(f"{KERNEL} of {source} for {a.gpu} ({ver}); occupancy for 132 SMs of 65,536 registers, 2,048 threads")
+        print(f"{KERNEL} of {a.source} for {a.gpu} ({ver}); occupancy for 132 SMs of 65,536 registers, 2,048 threads")
+        if without:
+            print(f"stages taken out (a copy, for the compiler's report only): {', '.join(without)}")
         print(f"{'block':>5s} {'registers':>9s} {'stack B':>8s} {'spill st/ld B':>14s} {'smem B':>7s} "
               f"{'blocks/SM':>9s} {'occupancy':>9s} {'worlds resident':>15s}")
         for bd in a.block_dim:

@@ -5,7 +5,9 @@ of 256, 2,048 threads, 32 blocks); Nsight Compute measured its inputs and output
 registers a thread at 128 threads a block, 2 blocks an SM by registers, 12.5 % theoretical occupancy.
 """
 
-import importlib.util
+import ast
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,12 +32,18 @@ ptxas info    : Compile time = 1.195 ms
 """
 
 
+def _benchmark(name):
+    """benchmarks/<name>.py as a module (the benchmarks are scripts that import each other by name)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("ptx_resources", ROOT / "benchmarks" / "ptx_resources.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return _benchmark("ptx_resources")
 
 
 def test_report_read_for_the_step_task(tool):
@@ -57,3 +65,17 @@ def test_occupancy_is_the_measured_one(tool):
     assert tool.occupancy(32, 1024) == (2, 1.0)
     # 32 threads and few registers: the 32 blocks an SM bound it, not registers or threads
     assert tool.occupancy(24, 32) == (32, 0.5)
+
+
+def test_every_stage_is_found_in_the_block_step(tmp_path):
+    """benchmarks/ptx_stages.py names each stage by its calls in step_blocks.py: all are found as often as listed,
+    and the copy without them is Python that calls none of them (the register map follows the code)."""
+    P = _benchmark("ptx_stages")
+    copy = P.strip(ROOT, tmp_path, list(P.STAGES))
+    text = (copy / P.STEP_BLOCKS).read_text()
+    ast.parse(text)
+    for calls in P.STAGES.values():
+        for start, _, _ in calls:
+            assert start not in text
+    with pytest.raises(SystemExit, match="unknown stage"):
+        P.strip(ROOT, tmp_path / "again", ["no_such_stage"])
