@@ -52,6 +52,10 @@ ORDERS = ("identity", "reverse", "rotate")
 SUM_DAMPING, SUM_FRICTION, SUM_STIFFNESS, SUM_BOUNDARY, SUM_STRAIN, SUM_COUNT, SUM_WORST = range(7)
 MOVE_BODY, MOVE_BOUNDARY, MOVE_DAMPING, MOVE_KINETIC = range(7, 11)
 SUMS = 11
+# the block's shared sums on their way to lane 0 (bd > 1): the step's contact sums (reduce_contacts), then the
+# shares' motion sums (sum_moves)
+FSUM_MOVES = SUM_WORST + 1
+FSUM_SIZE = FSUM_MOVES + 4
 # the ledger column each sum goes to (SUM_WORST: the largest, into L.MAX_OVERLAP)
 SUM_COLUMNS = (L.STEP + L.DAMPING, L.STEP + L.FRICTION, L.STEP + L.STIFFNESS, L.STEP + L.BOUNDARY, L.STRAIN,
                L.CONTACTS)
@@ -346,7 +350,8 @@ def reduce_contacts(md: ti.template(), wd, observed, implicit: ti.template(), la
 def add_contact_sums(w, fsum: ti.template(),  # in:
                      dg: ti.template()):  # out:
     """Lane 0 (bd > 1), after the barrier that follows :func:`reduce_contacts`: the step's contact sums from the
-    block's shared fsum into world w's ledger (before :func:`add_moves`, as the adds were ordered before).
+    block's shared fsum into world w's ledger (before :func:`add_summed_moves`, as the adds were ordered
+    before).
 
     In/out — in fsum: the contact sums; out dg: ledger[w]: the step's contact sums, the largest overlap.
     """
@@ -408,11 +413,12 @@ def clear_flags(md: ti.template(), wd, c, observed, lane, bd: ti.template(), sha
 
 
 @ti.func
-def add_moves(md: ti.template(), wd, shares: ti.template(), clear: ti.template(),  # in:
+def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
               dg: ti.template()):  # out:
-    """Lane 0 before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share order; with
-    ``clear`` (one thread a world) each read is zeroed; with several threads it is not (every share stores its
-    terms every step, store_moves: lane 0 stores nothing another thread's store must follow, block_counts.py).
+    """One thread a world, before the ledger's close: the shares' clump terms (MOVE_*) into the ledger, in share
+    order, each read zeroed. (With several threads :func:`sum_moves` and :func:`add_summed_moves` form the same sums:
+    every share stores its terms every step, store_moves, so that lane 0 stores nothing another thread's store must
+    follow, block_counts.py.)
 
     In/out — in md: world_param; out dg: ledger: the step's body, boundary, damping work and kinetic energy.
     """
@@ -422,6 +428,38 @@ def add_moves(md: ti.template(), wd, shares: ti.template(), clear: ti.template()
         acc = 0.0
         for s in range(shares):
             acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
-            if ti.static(clear):
-                dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
+            dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
         dg.ledger[sk.row, MOVE_COLUMNS[i]] = dg.ledger[sk.row, MOVE_COLUMNS[i]] + acc
+
+
+@ti.func
+def sum_moves(md: ti.template(), wd, shares: ti.template(), lane, bd: ti.template(),  # in:
+              dg: ti.template(), fsum: ti.template()):  # out:
+    """Several threads a world, after the motion stage's barrier: each of the shares' clump terms MOVE_i summed in
+    share order by a thread of its own (issue 30, item 2: four lanes where lane 0 did all four), into the block's
+    shared fsum[FSUM_MOVES + i] for :func:`add_summed_moves` after a barrier: the sums :func:`add_moves` forms, term
+    for term. Returns a bound on this thread's loop iterations.
+
+    In/out — in md: world_param; in dg: ledger: the shares' motion sums; out fsum: their sums.
+    """
+    sk = sink(md, wd, 0, shares)
+    stride = sk.stride
+    for k in range((4 - lane + bd - 1) // bd):
+        i = lane + k * bd
+        acc = 0.0
+        for s in range(shares):
+            acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
+        fsum[FSUM_MOVES + i] = acc
+    return ((4 + bd - 1) // bd) * (shares + 1)
+
+
+@ti.func
+def add_summed_moves(w, fsum: ti.template(),  # in:
+                     dg: ti.template()):  # out:
+    """Lane 0 (bd > 1), after :func:`add_contact_sums`: the shares' motion sums of :func:`sum_moves` into world w's
+    ledger (the step's body, boundary, damping work and kinetic energy).
+
+    In/out — in fsum: the motion sums; out dg: ledger[w].
+    """
+    for i in ti.static(range(4)):
+        dg.ledger[w, MOVE_COLUMNS[i]] = dg.ledger[w, MOVE_COLUMNS[i]] + fsum[FSUM_MOVES + i]

@@ -135,9 +135,9 @@ def advance_blocks(md: ModelArgs, n_worlds: ti.i32, dt: float, history_every: ti
         w = gid // bd
         lane = gid % bd
         # the block's shared memory: scan scratch and its copies of the world's counters (block_counts.py); the
-        # step's contact sums on their way to lane 0 (share_sums.reduce_contacts)
+        # step's contact and motion sums on their way to lane 0 (share_sums.reduce_contacts, sum_moves)
         scan = ti.simt.block.SharedArray((ti.static(BC.scan_size(bd)),), ti.i32) if ti.static(bd > 1) else 0
-        fsum = ti.simt.block.SharedArray((SS.SUM_WORST + 1,), SS.REAL) if ti.static(bd > 1) else 0
+        fsum = ti.simt.block.SharedArray((SS.FSUM_SIZE,), SS.REAL) if ti.static(bd > 1) else 0
         if w < n_worlds:  # the same for every thread of a block
             block_world_steps(md, w, dt, history_every, rec_rows, pair_cap, max_steps, implicit, lane, bd, per, order,
                               budget, scan, st, ct, dg, fsum)

@@ -16,8 +16,10 @@ stages are separated by block-level barriers:
                 sums; the probe slots (share_sums.reduce_contacts)                         | barrier
     all         law of motion, clumps strided over the shares (each share's ledger terms to its sums, the flags
                 cleared), walls over the threads                                          | barrier
-    lane 0      the contact sums from shared memory, the shares' ledger terms in share order, close the
-                ledger, write the history row, test the pair skin                         | barrier
+    lanes 0-3   the shares' four ledger terms summed in share order, a lane each, into shared memory
+                (share_sums.sum_moves)                                                    | barrier
+    lane 0      the contact and motion sums from shared memory into the ledger, close the ledger, write the
+                history row, test the pair skin                                           | barrier
     all         search body pairs on the device if the skin is exceeded                  | barriers
 
 Sums (issue 30, item 3: the same bits every run). The lists are split into S = bd · share_sums.SHARES_PER_LANE
@@ -72,7 +74,9 @@ searches, the forced rebuild, the history row's global and slot columns):
                                                               memory (fsum, share_sums.add_contact_sums): the
                                                               ledger's columns are lane 0's alone
     ledger[w]'s shares' motion sums (MOVE_*): zeroed by share_sums.add_moves, stored by each share the next step
-                                                           -> not zeroed (each share stores all of them each step)
+                                                           -> not zeroed (each share stores all of them each step),
+                                                              summed by four lanes into shared memory for lane 0
+                                                              (share_sums.sum_moves)
     st.monitor[c][MON_WALL_MOTION], st.wall_state[k] (its motion bound; the whole vector was stored): restarted by
         begin_step on a rebuild, added to by the thread that moves c, k
                                                            -> restarted by that thread (split_motion_stage)
@@ -263,7 +267,7 @@ def split_motion_stage(md: ti.template(), ct: ti.template(), wd, t, dt, gravity,
     (share_sums.store_moves; lane 0 adds them up before the ledger's close); then the slot and interface flags are
     cleared, and the walls moved, strided over the threads. With several threads a block, the thread that moves a
     clump or a wall restarts its wall-motion bound on a rebuild step (not lane 0 in step.begin_step:
-    block_counts.py). Returns a bound on this thread's loop iterations (with lane 0's share_sums.add_moves after it).
+    block_counts.py). Returns a bound on this thread's loop iterations (with the sums of share_sums.sum_moves after it).
 
     In/out — as step.motion_stage (in per, order: the shares' turns; in scan: the block's copies of the rebuild and
     walls-moving flags); out dg: also the shares' sums and flags; out st: also the motion bounds' restarts.
@@ -369,11 +373,16 @@ def block_step(md: ti.template(), wd, s, n0, dt, history_every, row0, pair_cap, 
         motion_stage(md, ct, wd, t, dt, gravity, sleep_speed, sleep_steps, observed, row, clump_col, wall_col, lane, bd,
                      st, dg)
     block_sync(bd)
+    if ti.static(split and bd > 1):  # the shares' motion sums, a lane each, to lane 0 in shared memory
+        cost += SS.sum_moves(md, wd, bd * per, lane, bd, dg, fsum)
+        block_sync(bd)
     if lane == 0:
         if ti.static(bd > 1):
             SS.add_contact_sums(w, fsum, dg)
-        if ti.static(split):
-            SS.add_moves(md, wd, bd * per, bd == 1, dg)
+            if ti.static(split):
+                SS.add_summed_moves(w, fsum, dg)
+        elif ti.static(split):
+            SS.add_moves(md, wd, bd * per, dg)
         close_step(ct, wd, t, observed, row, slot_col, bd == 1, dg)
         _end_step(st, wd, s, n, pair_skin, bd, ct, scan)
     block_sync(bd)
