@@ -21,7 +21,8 @@ STAGES = {
     "reductions": [("SS.reduce_contacts(md, wd", "1", 1)],
     "interface_sums": [("SS.reduce_kface(md, wd", "1", 2), ("wall_stiffness(j0", "1", 1)],
     "motion": [("split_motion_stage(md, ct", "1", 1)],
-    "close": [("SS.add_contact_sums(w", "pass", 1), ("SS.add_moves(md, wd", "pass", 1),
+    "close": [("SS.sum_moves(md, wd", "0", 1), ("SS.add_contact_sums(w", "pass", 1),
+              ("SS.add_summed_moves(w", "pass", 1), ("SS.add_moves(md, wd", "pass", 1),
               ("close_step(ct, wd", "pass", 1), ("_end_step(st, wd", "pass", 1)],
     "search": [("block_pair_search(md, wd", "1", 1)],
 }
