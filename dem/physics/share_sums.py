@@ -423,13 +423,8 @@ def add_moves(md: ti.template(), wd, shares: ti.template(),  # in:
     In/out — in md: world_param; out dg: ledger: the step's body, boundary, damping work and kinetic energy.
     """
     sk = sink(md, wd, 0, shares)
-    stride = sk.stride
     for i in ti.static(range(4)):
-        acc = 0.0
-        for s in range(shares):
-            acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
-            dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i] = 0.0
-        dg.ledger[sk.row, MOVE_COLUMNS[i]] = dg.ledger[sk.row, MOVE_COLUMNS[i]] + acc
+        dg.ledger[sk.row, MOVE_COLUMNS[i]] = dg.ledger[sk.row, MOVE_COLUMNS[i]] + _move_sum(sk, i, shares, True, dg)
 
 
 @ti.func
@@ -443,14 +438,26 @@ def sum_moves(md: ti.template(), wd, shares: ti.template(), lane, bd: ti.templat
     In/out — in md: world_param; in dg: ledger: the shares' motion sums; out fsum: their sums.
     """
     sk = sink(md, wd, 0, shares)
-    stride = sk.stride
     for k in range((4 - lane + bd - 1) // bd):
         i = lane + k * bd
-        acc = 0.0
-        for s in range(shares):
-            acc += dg.ledger[sk.row, sk.sums + s * stride + MOVE_BODY + i]
-        fsum[FSUM_MOVES + i] = acc
+        fsum[FSUM_MOVES + i] = _move_sum(sk, i, shares, False, dg)
     return ((4 + bd - 1) // bd) * (shares + 1)
+
+
+@ti.func
+def _move_sum(sk, i, shares: ti.template(), clear: ti.template(),  # in:
+              dg: ti.template()):  # out:
+    """The shares' motion term MOVE_BODY + i added up in share order (``clear``: each read zeroed).
+
+    In/out — out dg: ledger: the shares' motion sums read (zeroed with ``clear``).
+    """
+    acc = 0.0
+    for s in range(shares):
+        col = sk.sums + s * sk.stride + MOVE_BODY + i
+        acc += dg.ledger[sk.row, col]
+        if ti.static(clear):
+            dg.ledger[sk.row, col] = 0.0
+    return acc
 
 
 @ti.func

@@ -4,23 +4,15 @@ generate for CUDA, or PTX that ptxas refuses, fails here rather than in a lent G
 compile of the step kernel: ~100 s on 2 cores); CI runs it once.
 """
 
-import importlib
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.device.benchmark_modules import benchmark
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_LIMIT = 48 * 1024  # static shared memory a block may declare on sm_90 [B] (more needs dynamic opt-in)
-
-
-def _benchmark(name):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
 
 
 @pytest.mark.slow
@@ -30,7 +22,7 @@ def test_the_step_kernel_compiles_and_assembles_for_sm_90(tmp_path):
     ≤ 48 KiB."""
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler (cc, gcc) to build the stand-in CUDA driver")
-    tool = _benchmark("ptx_resources")
+    tool = benchmark("ptx_resources")
     try:
         ptxas = tool.find_ptxas(None)
     except SystemExit:

@@ -6,11 +6,11 @@ registers a thread at 128 threads a block, 2 blocks an SM by registers, 12.5 % t
 """
 
 import ast
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.device.benchmark_modules import benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,18 +32,9 @@ ptxas info    : Compile time = 1.195 ms
 """
 
 
-def _benchmark(name):
-    """benchmarks/<name>.py as a module (the benchmarks are scripts that import each other by name)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-
-
 @pytest.fixture(scope="module")
 def tool():
-    return _benchmark("ptx_resources")
+    return benchmark("ptx_resources")
 
 
 def test_report_read_for_the_step_task(tool):
@@ -70,7 +61,7 @@ def test_occupancy_is_the_measured_one(tool):
 def test_every_stage_is_found_in_the_block_step(tmp_path):
     """benchmarks/ptx_stages.py names each stage by its calls in step_blocks.py: all are found as often as listed,
     and the copy without them is Python that calls none of them (the register map follows the code)."""
-    P = _benchmark("ptx_stages")
+    P = benchmark("ptx_stages")
     copy = P.strip(ROOT, tmp_path, list(P.STAGES))
     text = (copy / P.STEP_BLOCKS).read_text()
     ast.parse(text)
