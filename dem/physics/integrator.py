@@ -5,6 +5,8 @@ v(t+Δt/2) = v(t−Δt/2) + (F(t)/m + g) Δt                                   0
 I ω̇ = M − ω × (I ω), solved with ω at mid-step: ω̄⁰ = ω(t−Δt/2);           004 Eq. 24
     for k = 1..4: α_k = I⁻¹(M − ω̄^{k−1} × I ω̄^{k−1}), ω̄^k = ω(t−Δt/2) + α_k Δt/2
     ω(t+Δt/2) = ω(t−Δt/2) + α_4 Δt
+    (a pass that ends on the bits of the ω̄ it began with ends the passes: every later one would repeat it;
+    gyroscopic_passes)
 x(t+Δt) = x(t) + v(t+Δt/2) Δt;  q(t+Δt) = exp(ω(t+Δt/2) Δt) ⊗ q(t)           004 Eq. 27
 
 Dashpots. With u = [v; ω] and M = diag(m𝟙, I_w), the dashpots act as −C ū + b_w (damping_layout.py). 004 applies
@@ -37,10 +39,12 @@ from .rotation import quat_from_rotvec, quat_mul, quat_to_mat
 from .small_linalg import mat_mat, mat_vec
 
 ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)
+_BITS = None
 
 
 def _define_types(real):
-    global ClumpMove
+    global ClumpMove, _BITS
+    _BITS = ti.i64 if real == ti.f64 else ti.i32  # an integer of a real's width (_same_bits)
     v3 = ti.types.vector(3, real)
     ClumpMove = ti.types.struct(
         x0=v3, q0=ti.types.vector(4, real),  # pose at t_n [m]
@@ -111,6 +115,61 @@ def _rhs_row(rhs, lhs, u0, fixed, i: ti.template()):
             if (fixed >> j) & 1:
                 b -= lhs[i, j] * u0[j]
     return b
+
+
+GYRO_STOP = True  # the passes stop once one repeats the ω̄ it started from (False: all four, the same bits)
+GYRO_PASSES = 4  # 004's iterations of the gyroscopic term
+
+
+@ti.func
+def gyroscopic_passes(lo, lhs, base, force6, u0, w0, iw, fixed, dt, stop: ti.template()):
+    """The four iterations of 004's procedure (module docstring): the gyroscopic term at the mid-step ω̄ of the
+    previous pass, ω̄⁰ = ω(t−Δt/2) = w0; returns (u⁺, the right-hand side of the last pass) and the passes run.
+
+    The matrix is the same in every pass: `lo` is its Cholesky factor (4 unrolled factorisations were 4,000 IR
+    statements of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
+    depend on ω̄, are formed once (issue 19). A pass is a function of the ω̄ it starts from alone, so once a pass
+    ends on the very bits it started from (compared as integers: −0 is not +0), every later pass would repeat it
+    bit for bit, and the passes stop there (issue 30, item 2) with the result of all four. The change of ω̄ shrinks
+    by about Δt|ω̄| a pass, so a rocking body needs all four (the Peña block: 3.97 passes a step on average), a
+    body nearly at rest fewer (the drums of a column under a pulse: 2.55; the blocks of a masonry wall: 2.71).
+
+    In: lo, lhs (6 × 6), base, force6, u0 (6) [SI], w0 (3) [rad/s], iw (3 × 3) [kg·m²], fixed (DOF bits), dt [s];
+    stop: whether to stop at a repeat (False: all GYRO_PASSES, for a test).
+    """
+    w_mid = w0
+    u1 = ti.Vector([0.0] * 6)
+    rhs = base + dt * force6
+    b = ti.Vector([0.0] * 6)
+    for i in ti.static(range(3)):
+        b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
+    passes = 0
+    done = False
+    for _k in ti.static(range(GYRO_PASSES)):  # unrolled: the passes share the solve's reciprocals
+        if not done:
+            gyro = w_mid.cross(mat_vec(iw, w_mid))
+            rhs = base + dt * force6
+            for i in ti.static(range(3)):
+                rhs[3 + i] -= dt * gyro[i]
+            for i in ti.static(range(3, 6)):
+                b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
+            u1 = cholesky_solve6(lo, b)
+            w_next = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
+            passes += 1
+            if ti.static(stop):
+                done = _same_bits(w_next, w_mid)
+            w_mid = w_next
+    return u1, rhs, passes
+
+
+@ti.func
+def _same_bits(a, b):
+    """True where the 3-vectors a and b hold the same bits (their reals compared as integers)."""
+    same = True
+    for i in ti.static(range(3)):
+        if ti.bit_cast(a[i], _BITS) != ti.bit_cast(b[i], _BITS):
+            same = False
+    return same
 
 
 SLEEP_ACCEL = 1e-6  # ÷ g
@@ -288,26 +347,8 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
             if fixed & ti.static((1 << i) | (1 << j)):
                 a[i, j] = 1.0 if ti.static(i == j) else 0.0
 
-    # four iterations of 004's procedure: the gyroscopic term at the mid-step ω̄ of the previous pass
-    # a is the same in the four iterations: factored once (4 unrolled factorisations were 4,000 IR statements
-    # of the step kernel for Taichi's CSE to merge again), and the translational rows of b, which do not
-    # depend on ω̄, are formed once (issue 19)
     lo = cholesky6(a)
-    w_mid = w0
-    u1 = ti.Vector([0.0] * 6)
-    rhs = base + dt * force6
-    b = ti.Vector([0.0] * 6)
-    for i in ti.static(range(3)):
-        b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
-    for _k in ti.static(range(4)):
-        gyro = w_mid.cross(mat_vec(iw, w_mid))
-        rhs = base + dt * force6
-        for i in ti.static(range(3)):
-            rhs[3 + i] -= dt * gyro[i]
-        for i in ti.static(range(3, 6)):
-            b[i] = _rhs_row(rhs, lhs, u0, fixed, i)
-        u1 = cholesky_solve6(lo, b)
-        w_mid = ti.Vector([0.5 * (w0[0] + u1[3]), 0.5 * (w0[1] + u1[4]), 0.5 * (w0[2] + u1[5])])
+    u1, rhs, _passes = gyroscopic_passes(lo, lhs, base, force6, u0, w0, iw, fixed, dt, GYRO_STOP)
 
     ubar = 0.5 * (u0 + u1)
     f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)
