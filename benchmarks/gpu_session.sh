@@ -5,7 +5,9 @@
 # built here without a GPU in .gpu/, both carried (docs/gpu.md, "Preparing a lent GPU's session", says how):
 #
 #     python3.12 benchmarks/cuda_kernel_cache.py --block-dim 32 64 128 256 --out .gpu/ticache.tar.xz   # here
-#     bash benchmarks/gpu_session.sh            # there: everything, under 10 min (the steps' limits: 580 s)
+#     bash benchmarks/gpu_session.sh            # there: the measurements, under 10 min (the steps' limits: 580 s)
+#     bash benchmarks/gpu_session.sh study      # there, in a session of its own: issue 30 item 6, the fragility
+#                                               # study's 1,000 DEM cases in one batch (limit 560 s)
 #
 # In order of what the issue needs most (each step has its own time limit, so that one stuck step leaves the others'
 # figures): 0. whether the carried cache loads (dem compile says "loaded from the cache" or "compiled");
@@ -27,6 +29,11 @@ if [ -f .gpu/ticache.tar.xz ]; then
   echo "kernel cache: $(ls /tmp/ticache | wc -l) files from .gpu/ticache.tar.xz"
 fi
 step 130 python3 -m dem.cli compile --arch cuda --entry blocks --no-progress
+if [ "${1:-}" = study ]; then  # the study's numbers.json comes back under $OUT when the device tool gives one
+  step 420 python3 docs/examples/gpu_fragility_study.py --arch cuda --out /tmp/gpu_fragility \
+    --figures "${OUT:-/tmp/gpu_fragility}/gpu_fragility"
+  exit 0
+fi
 step 200 python3 benchmarks/bench_worlds.py --arch cuda --worlds 1 132 1000 --t-end 0.05 --alone 0 \
   --block-dim 32 64 128 256
 step 50 python3 benchmarks/bench_worlds.py --arch cuda --worlds 10000 --t-end 0.005 --alone 0 --block-dim 32 128

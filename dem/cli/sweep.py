@@ -7,6 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
+from ..device.backends import check_block_dim
 from ..records.files import find_records
 from ..scenes.scene import load_scene_module, parse_assignments
 from ..sweep.cases import parse_scale, parse_vary
@@ -54,6 +55,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--arch", default="cpu", choices=["cpu", "gpu", "cuda", "vulkan", "metal"],
                    help="Taichi backend for the dem engine")
     p.add_argument("--precision", default="f64", choices=["f64", "f32"])
+    p.add_argument("--block-dim", type=int, default=None, metavar="N",
+                   help="threads per world on the block path (dem engine; a power of two up to the backend's limit; "
+                        "default: the backend's; a world's bits are one block size's)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -72,12 +76,14 @@ def main(a) -> int:
         unknown = [k for k in fixed if k not in module.PARAMS]
         if unknown:
             raise ValueError(f"--set: unknown parameter {unknown[0]!r}; valid keys: {', '.join(sorted(module.PARAMS))}")
+        if a.block_dim is not None:
+            check_block_dim(a.block_dim, a.arch, name="--block-dim")  # before any case is planned
         spec = SweepSpec(scene=a.scene, records=find_records(a.records), intensities=parse_scale(a.scale),
                          out=Path(a.out), engine=a.engine, scale_by=a.scale_by, vary=parse_vary(a.vary, module.PARAMS),
                          fixed=fixed, t_end=a.t_end, im_period=a.im_period, batch_size=a.batch_size,
                          overturn_deg=a.overturn_deg, rigid_dt=a.rigid_dt, restitution=a.restitution,
                          rigid_geometry=a.rigid_geometry, arch=a.arch, precision=a.precision,
-                         record_units=a.record_units, record_column=a.record_column)
+                         block_dim=a.block_dim, record_units=a.record_units, record_column=a.record_column)
         if a.batch_size is not None and a.batch_size < 1:
             raise ValueError(f"--batch-size must be >= 1, got {a.batch_size}")
         previous = signal.signal(signal.SIGTERM, _sigterm)

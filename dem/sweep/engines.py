@@ -54,7 +54,8 @@ class Batch:
     scene: scene file path; engine: 'dem' or 'rigid'; cases: tuple of (case_id, scene overrides) with the
     record path and scale factor among the overrides; fixed: scene overrides common to all cases (--set,
     t_end); options: engine settings — overturn_deg (None: the default angle), arch, precision, threads
-    (dem); rigid_dt [s], restitution (None: the scene's), rigid_geometry (rigid).
+    and block_dim (threads a world on the block path, None: the backend's) (dem); rigid_dt [s], restitution (None:
+    the scene's), rigid_geometry (rigid).
     """
 
     scene: str
@@ -149,7 +150,8 @@ def _dem_batch(batch: Batch) -> list[dict]:
     for members in groups.values():
         t0 = time.perf_counter()
         try:
-            results = Run([m[1] for m in members], RunOptions(progress=False, plots=False, handle_signals=False),
+            results = Run([m[1] for m in members], RunOptions(progress=False, plots=False, handle_signals=False,
+                                                    block_dim=o.get("block_dim")),
                           batch=True, world_names=[m[0] for m in members]).run()
         except BatchTooLarge:
             raise

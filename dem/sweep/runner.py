@@ -49,7 +49,8 @@ class SweepSpec:
     the --scale values; scale_by: 'factor', 'pga' or 'sa'; vary: parameter → values; fixed: scene
     parameters for every case (--set); t_end [s] (None: the longest record + delay + TAIL); im_period [s]
     of Sa; engine options (overturn_deg, rigid_dt [s] (None: the records' smallest sample interval, at most
-    0.01 s), restitution, rigid_geometry, arch, precision)."""
+    0.01 s), restitution, rigid_geometry, arch, precision, block_dim: threads a world on the block path, None: the
+    backend's default)."""
 
     scene: str
     records: list
@@ -68,6 +69,7 @@ class SweepSpec:
     rigid_geometry: str = "nominal"
     arch: str = "cpu"
     precision: str = "f64"
+    block_dim: int | None = None
     record_units: str = "g"
     record_column: str = "1"
 
@@ -147,6 +149,8 @@ def plan_sweep(spec: SweepSpec) -> SweepPlan:
                      "rigid_geometry": spec.rigid_geometry}
     else:
         settings |= {"arch": spec.arch, "precision": spec.precision}
+        if spec.block_dim is not None:  # (a folder swept before the option keeps its sweep.json)
+            settings["block_dim"] = spec.block_dim
     store = ResultStore(spec.out)
     store.check_settings(settings)
     done = store.done_ids()
@@ -176,7 +180,7 @@ def make_batches(plan: SweepPlan, *, threads: int | None = None) -> list[Batch]:
         raise ValueError(f"--batch-size must be >= 1, got {size}")
     options = {"overturn_deg": spec.overturn_deg, "arch": spec.arch, "precision": spec.precision,
                "threads": threads, "rigid_dt": plan.settings.get("rigid_dt_s"), "restitution": spec.restitution,
-               "rigid_geometry": spec.rigid_geometry}
+               "rigid_geometry": spec.rigid_geometry, "block_dim": spec.block_dim}
     fixed = plan.settings["fixed"] | {"t_end": plan.t_end}
     groups: dict[str, list[Case]] = {}
     for c in plan.pending:

@@ -30,6 +30,18 @@ def test_block_dim_refused_before_the_run(tmp_path, capsys, arch, value, allowed
     assert not out.exists()  # nothing written: refused before the output folder is made
 
 
+@pytest.mark.parametrize("arch, value", [("cuda", "96"), ("cpu", "4")])
+def test_sweep_refuses_block_dim_before_planning(tmp_path, capsys, arch, value):
+    """dem sweep takes --block-dim for its DEM batches (docs/examples/gpu_fragility_study.py): the same one line,
+    before a record is read or the output folder made (the records named here do not exist)."""
+    out = tmp_path / "sweep"
+    code = main(["sweep", "single_pier", "--records", str(tmp_path / "none.AT2"), "--scale", "1", "--engine", "dem",
+                 "--arch", arch, "--block-dim", value, "--out", str(out)])
+    line = one_error_line(capsys.readouterr().err)
+    assert code == 2 and line.startswith("dem: error: --block-dim must be") and f"got {value}" in line, line
+    assert not out.exists()
+
+
 def test_block_dim_not_a_number(capsys):
     code = main(["run", SCENE, "--block-dim", "many"])
     err = capsys.readouterr().err
