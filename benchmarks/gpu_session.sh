@@ -4,7 +4,7 @@
 # and, to load the step kernels instead of compiling them (~114 s each on the H200's host), the CUDA kernel cache
 # built here without a GPU in .gpu/, both carried (docs/gpu.md, "Preparing a lent GPU's session", says how):
 #
-#     python3.12 benchmarks/cuda_kernel_cache.py --block-dim 32 64 128 256 --out .gpu/ticache.tar.xz   # here
+#     python3.12 benchmarks/cuda_kernel_cache.py --block-dim 32 64 128 256 512 1024 --out .gpu/ticache.tar.xz  # here
 #     bash benchmarks/gpu_session.sh            # there: the measurements, under 10 min (the steps' limits: 580 s)
 #     bash benchmarks/gpu_session.sh study      # there, in a session of its own: issue 30 item 6, the fragility
 #                                               # study's 1,000 DEM cases in one batch (limit 560 s)
@@ -16,7 +16,9 @@
 #    occupancy without a GPU); 2. W = 10,000 at blocks 32 and 128; 3. Nsight Compute at W = 1,000, block 32 (achieved
 #    occupancy and stalls where all worlds are resident); 4. the block path's same bits on CUDA (issue 30 item 3:
 #    two runs, a world alone, the shares in reverse order; check_block_bits.py); 5. one Peña world (bench_pena);
-#    6. the drum column (joints through solids, issue 29) under a Ricker pulse (compare with the CPU's README line).
+#    6. the drum column (joints through solids, issue 29) under a Ricker pulse (compare with the CPU's README line);
+#    7. one pier-deck world at blocks of 128, 512 and 1,024 (item 5: a larger block for a big world; ptxas: 255, 64
+#    and 32 registers a thread).
 set -u
 export PYTHONUNBUFFERED=1
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
@@ -48,3 +50,8 @@ step 60 python3 benchmarks/check_block_bits.py --arch cuda
 step 40 python3 benchmarks/bench_pena.py --arch cuda --t-end 2 --no-sleep
 step 50 python3 -m dem.cli run drum_column --arch cuda --set pulse=ricker pulse_pga_g=0.4 --t-end 1.5 \
   --out /tmp/col --no-plots --no-progress
+# 7. (item 5, last: the one the command's 600 s may cut) one pier-deck world at blocks of 128, 512 and 1,024 threads
+for bd in 128 512 1024; do
+  step 40 python3 -m dem.cli run pier_deck --arch cuda --set pga_g=0.5 --t-end 0.3 --block-dim $bd \
+    --out /tmp/pd$bd --no-plots --no-progress
+done

@@ -39,12 +39,12 @@ from .rotation import quat_from_rotvec, quat_mul, quat_to_mat
 from .small_linalg import mat_mat, mat_vec
 
 ClumpMove = None  # struct type of one clump's step, defined at init (runtime.define_types)
-_BITS = None
+_BITS = None  # the integer type of a real's width, set at init (_same_bits)
 
 
 def _define_types(real):
     global ClumpMove, _BITS
-    _BITS = ti.i64 if real == ti.f64 else ti.i32  # an integer of a real's width (_same_bits)
+    _BITS = ti.i64 if real == ti.f64 else ti.i32
     v3 = ti.types.vector(3, real)
     ClumpMove = ti.types.struct(
         x0=v3, q0=ti.types.vector(4, real),  # pose at t_n [m]
@@ -117,7 +117,7 @@ def _rhs_row(rhs, lhs, u0, fixed, i: ti.template()):
     return b
 
 
-GYRO_STOP = True  # the passes stop once one repeats the ω̄ it started from (False: all four, the same bits)
+GYRO_STOP = True  # the passes stop once one repeats the ω̄ it began with (False: all four, for a test)
 GYRO_PASSES = 4  # 004's iterations of the gyroscopic term
 
 

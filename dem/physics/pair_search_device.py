@@ -24,7 +24,8 @@ The host search (pair_search.py) finds the same set; it is used to start a run a
 """
 
 from ..device import layout as LY
-from ..device.kernel_lang import ti
+from ..device import runtime
+from ..device.kernel_lang import NAME, ti
 from ..model.contact_solid import GENERAL, IDLE
 from . import block_counts as BC
 from . import share_sums as SS
@@ -95,10 +96,36 @@ def after_pass(phase, found, mine, offset, total, redo, lane, bd: ti.template(),
         offset, total = exclusive_scan(lane, mine, bd, scan)
     return mine, offset, total, redo
 
+
+STORAGE_FENCE = False  # whether block_sync fences the storage buffers too (set at init: _define_fence)
+
+
+def _define_fence(real) -> None:  # noqa: ARG001 (runtime.define_types hands every builder the real type)
+    """Quadrants on a SPIR-V backend (Vulkan, Metal): its qd.simt.grid.mem_fence is a device-scope memory barrier
+    with UniformMemory semantics (OpMemoryBarrier Device, AcquireRelease | UniformMemory | WorkgroupMemory), the
+    storage-buffer fence the block barrier lacks there. Taichi 1.7.4's grid.memfence emits nothing on SPIR-V; on
+    CUDA and the CPU the barrier orders global memory already."""
+    global STORAGE_FENCE
+    STORAGE_FENCE = NAME == "quadrants" and runtime.device_name() in ("vulkan", "metal")
+
+
+runtime.define_types(_define_fence)
+
+
 @ti.func
 def block_sync(bd: ti.template()):
+    """The block's barrier between stages: every thread's memory accesses before it against every thread's after it.
+    A block barrier orders shared memory on every backend and global memory on CUDA; on the SPIR-V backends Taichi's
+    and quadrants' barrier has workgroup-memory semantics only, so with quadrants a storage-buffer fence goes on
+    each side of it (STORAGE_FENCE: a thread's global stores released before the barrier, acquired by the others
+    after it; step_blocks.py, "What orders what"). The block scans' own barriers (exclusive_scan, block_max) order
+    their shared scratch alone."""
     if ti.static(bd > 1):
+        if ti.static(STORAGE_FENCE):
+            ti.simt.grid.mem_fence()
         ti.simt.block.sync()
+        if ti.static(STORAGE_FENCE):
+            ti.simt.grid.mem_fence()
 
 
 @ti.func

@@ -50,14 +50,14 @@ code generator), the other threads read the block's copies of them (below), and 
 (count, scan, write).
 
 What orders what: a barrier (block_sync) orders every thread's memory accesses before it against every thread's
-after it. On CUDA that holds for global memory too (``__syncthreads``). On the SPIR-V backends Taichi 1.7.4 emits the
-barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory | AcquireRelease;
-``ti.simt.block.mem_sync`` is the same scope, and Taichi has no storage-buffer barrier or fence there): the Vulkan
-memory model does not promise a thread's global stores visible to the block's other threads across the barrier;
-shared memory it does order. So what one thread stores and another reads is handed over in shared memory where it
-can be (issue 30, item 4). The stores of lane 0 that another thread accessed in the same launch, and where each
-went (the inventory; lane 0's other stores are its own or the host's: steps done, step, rebuilds, recounts,
-searches, the forced rebuild, the history row's global and slot columns):
+after it. On CUDA that holds for global memory too (``__syncthreads``). On the SPIR-V backends Taichi 1.7.4 and
+quadrants emit the barrier with workgroup-memory semantics only (OpControlBarrier, WorkgroupMemory | AcquireRelease;
+``ti.simt.block.mem_sync`` is the same scope; Taichi has no storage-buffer barrier or fence there, quadrants has
+one: "Not fixed" below): the Vulkan memory model does not promise a thread's global stores visible to the block's
+other threads across the barrier; shared memory it does order. So what one thread stores and another reads is handed
+over in shared memory where it can be (issue 30, item 4). The stores of lane 0 that another thread accessed in the
+same launch, and where each went (the inventory; lane 0's other stores are its own or the host's: steps done, step,
+rebuilds, recounts, searches, the forced rebuild, the history row's global and slot columns):
 
     counts[w, CT_REBUILD_FLAG], [CT_WALLS_MOVING]: begin_step; every thread tests them (a rebuild's barriers; the
         motion stage's wakes and frame)                    -> the block's copies (block_counts.py): lane 0 stores
@@ -97,8 +97,10 @@ the clumps' wrench, damping blocks, other-body forces and monitor sums (the redu
 and its snapshot, the interface stiffness sums, the wall states, and lane 0's reads of the other threads' stores
 (the motion bounds it tests, the shares' motion sums, the probe slots it records). A world's state does not fit in
 shared memory; on SPIR-V these rely on the barrier ordering storage-buffer accesses as well, which the Vulkan memory
-model does not promise and lavapipe does. Closing it needs a barrier with UniformMemory semantics (or a
-storage-buffer fence) from the toolchain.
+model does not promise and lavapipe does. With quadrants it is closed: its qd.simt.grid.mem_fence is a device-scope
+memory barrier with UniformMemory semantics, and block_sync puts one on each side of every stage barrier there
+(pair_search_device.STORAGE_FENCE; tests/physics/test_block_fence.py reads the SPIR-V). With Taichi 1.7.4 it stays
+open: its grid.memfence emits nothing on SPIR-V, and no other call gives a storage-buffer barrier.
 
 Every thread of a block runs the same number of loop iterations and reaches the same barriers: the
 loop runs ``max_steps`` times and a world that is done (its target reached, or its pair list overflowed)

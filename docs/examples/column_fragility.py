@@ -15,10 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
-import sys
-import time
 from pathlib import Path
+
+from dem_commands import dem  # beside this script
 
 SEED = 2027
 PACKING: list[str] = []
@@ -28,18 +27,6 @@ that the joints close as 15 mm spheres at 50 GPa do (dem.model.joint_modulus). T
 DT = "2.5e-5"  # [s]: the scene's (its joints, as stiff as the 15 mm packing's, balance to ~0.4 % on 20 s of sine)
 SETTLE = "0.3"  # [s] standing still before the table moves (the scene's joints close in ~0.2 s)
 DISLOCATIONS = (0.005, 0.02)  # [m]: residual dislocation thresholds of the fragility curves (5 and 20 mm)
-
-
-def dem(*args: str) -> float:
-    """Run one dem command in this process; returns its wall time [s]."""
-    from dem.cli.main import main
-
-    print("$ dem " + " ".join(shlex.quote(a) for a in args), flush=True)
-    t0 = time.perf_counter()
-    rc = main(list(args))
-    if rc != 0:
-        sys.exit(f"dem {args[0]} failed with exit code {rc}")
-    return time.perf_counter() - t0
 
 
 def figure(dem_dir: Path, rigid_dir: Path, fits: dict, path: Path) -> None:

@@ -15,23 +15,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 from pathlib import Path
+
+from dem_commands import dem  # beside this script
 
 SEED = 2026
 RECORDS = 40
 LEVELS = "0.25:2.0:8"  # PGA [g]
 DEM_RESTITUTION = 0.984  # the DEM pier's impact restitution, measured in docs/validation (single pier)
-
-
-def dem(*args: str) -> None:
-    from dem.cli.main import main
-
-    print("$ dem " + " ".join(shlex.quote(a) for a in args), flush=True)
-    rc = main(list(args))
-    if rc != 0:
-        sys.exit(f"dem {args[0]} failed with exit code {rc}")
 
 
 def main() -> None:

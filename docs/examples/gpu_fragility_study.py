@@ -19,28 +19,15 @@ import json
 import math
 import os
 import platform
-import shlex
 import shutil
-import sys
-import time
 from pathlib import Path
+
+from dem_commands import dem  # beside this script
 
 SEED = 2027
 RECORDS = 50
 LEVELS = 20  # PGA 0.1, 0.2, …, 2.0 g
 PGA_MAX = 2.0  # g
-
-
-def dem(*args: str) -> float:
-    """Run one dem command in this process; its wall time [s]."""
-    from dem.cli.main import main
-
-    print("$ dem " + " ".join(shlex.quote(a) for a in args), flush=True)
-    t0 = time.perf_counter()
-    rc = main(list(args))
-    if rc != 0:
-        sys.exit(f"dem {args[0]} failed with exit code {rc}")
-    return time.perf_counter() - t0
 
 
 def levels(n: int) -> list[float]:
