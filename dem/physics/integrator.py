@@ -117,7 +117,6 @@ def _rhs_row(rhs, lhs, u0, fixed, i: ti.template()):
     return b
 
 
-GYRO_STOP = True  # the passes stop once one repeats the ω̄ it began with (False: all four, for a test)
 GYRO_PASSES = 4  # 004's iterations of the gyroscopic term
 
 
@@ -135,7 +134,7 @@ def gyroscopic_passes(lo, lhs, base, force6, u0, w0, iw, fixed, dt, stop: ti.tem
     body nearly at rest fewer (the drums of a column under a pulse: 2.55; the blocks of a masonry wall: 2.71).
 
     In: lo, lhs (6 × 6), base, force6, u0 (6) [SI], w0 (3) [rad/s], iw (3 × 3) [kg·m²], fixed (DOF bits), dt [s];
-    stop: whether to stop at a repeat (False: all GYRO_PASSES, for a test).
+    stop: whether to stop at a repeat (the step: True; False runs all GYRO_PASSES, for a test).
     """
     w_mid = w0
     u1 = ti.Vector([0.0] * 6)
@@ -348,7 +347,7 @@ def _awake_step(md: ti.template(), c, dt, gravity, sleep_speed, sleep_steps, wal
                 a[i, j] = 1.0 if ti.static(i == j) else 0.0
 
     lo = cholesky6(a)
-    u1, rhs, _passes = gyroscopic_passes(lo, lhs, base, force6, u0, w0, iw, fixed, dt, GYRO_STOP)
+    u1, rhs, _passes = gyroscopic_passes(lo, lhs, base, force6, u0, w0, iw, fixed, dt, True)
 
     ubar = 0.5 * (u0 + u1)
     f_con = (mat_vec(lhs, u1) - rhs) / dt  # generalised force holding fixed DOFs (zero on free ones)

@@ -74,23 +74,19 @@ def main() -> None:
     files = sorted(recs.glob("*.AT2"))
     pgas = levels(a.levels)
     # the longest record sets every case's duration (dem sweep's default), so all the cases are one batch of worlds
-    sweep = ["sweep", "single_pier", "--records", *map(str, files), "--scale", ",".join(f"{g:g}" for g in pgas),
-             "--scale-by", "pga"]
-    times["rigid_sweep_s"] = dem(*sweep, "--engine", "rigid", "--out", str(out / "rigid"))
+    times["rigid_sweep_s"] = dem(*_sweep(files, pgas), "--engine", "rigid", "--out", str(out / "rigid"))
     dem_files, dem_pgas = files, pgas
     if a.sample:
         n_rec, n_lev = sample_shape(a.sample, a.records, a.levels)
         dem_files, dem_pgas = spread(files, n_rec), spread(pgas, n_lev)
     t_end = _t_end(out / "rigid")
-    dem_sweep = ["sweep", "single_pier", "--records", *map(str, dem_files), "--scale",
-                 ",".join(f"{g:g}" for g in dem_pgas), "--scale-by", "pga", "--t-end", repr(t_end)]
     n_dem = len(dem_files) * len(dem_pgas)
     extra = ["--block-dim", str(a.block_dim)] if a.block_dim else []
     if not extra:  # the step kernel compiled (or loaded from the kernel cache) apart from the sweep's time
         times["compile_s"] = dem("compile", "--arch", a.arch, "--entry", "run" if a.arch == "cpu" else "blocks",
                                  "--no-progress")
-    times["dem_sweep_s"] = dem(*dem_sweep, "--engine", "dem", "--arch", a.arch, "--batch-size", str(n_dem), *extra,
-                               "--out", str(out / "dem"))
+    times["dem_sweep_s"] = dem(*_sweep(dem_files, dem_pgas), "--t-end", repr(t_end), "--engine", "dem", "--arch",
+                               a.arch, "--batch-size", str(n_dem), *extra, "--out", str(out / "dem"))
     dirs, labels = [out / "rigid"], ["rigid (Housner)"]
     if not a.sample:
         dirs.append(out / "dem")
@@ -105,6 +101,12 @@ def main() -> None:
     (figs / "numbers.json").write_text(json.dumps(doc, indent=1, default=str) + "\n")
     print(json.dumps({k: doc[k] for k in ("device", "dem_cases_run", "dem_sweep_s", "study_s", "study")},
                      default=str))
+
+
+def _sweep(files: list[Path], pgas: list[float]) -> list[str]:
+    """dem sweep's arguments for the single pier under these records scaled to these PGAs [g]."""
+    return ["sweep", "single_pier", "--records", *map(str, files), "--scale", ",".join(f"{g:g}" for g in pgas),
+            "--scale-by", "pga"]
 
 
 def _t_end(rigid_dir: Path) -> float:
